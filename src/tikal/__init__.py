@@ -1,0 +1,43 @@
+"""Tikal: a rules engine for the board game by Kramer & Kiesling.
+
+>>> from tikal import Game
+>>> game = Game.new("demo", players=2, seed=7)
+>>> game.phase.value
+'tile'
+"""
+
+from .actions import (
+    END_TURN,
+    PASS,
+    Action,
+    Bid,
+    BuildCamp,
+    Dig,
+    Draw,
+    EndTurn,
+    Move,
+    Pass,
+    PickTile,
+    PlaceGuard,
+    PlaceTile,
+    PutFigure,
+    Reveal,
+    SecretPath,
+    Swap,
+    TakeTreasure,
+    parse_action,
+)
+from .components import RULE_SET_NAMES, RuleSet, TileSpec, rule_set
+from .errors import IllegalAction, PositionError, RecordError
+from .game import Game, Phase, ScoreEvent
+from .hexes import label, parse_label
+from .view import View
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "END_TURN", "PASS", "RULE_SET_NAMES", "Action", "Bid", "BuildCamp", "Dig", "Draw", "EndTurn",
+    "Game", "IllegalAction", "Move", "Pass", "Phase", "PickTile", "PlaceGuard", "PlaceTile",
+    "PositionError", "PutFigure", "RecordError", "Reveal", "RuleSet", "ScoreEvent", "SecretPath",
+    "Swap", "TakeTreasure", "TileSpec", "View", "label", "parse_action", "parse_label", "rule_set",
+]

@@ -1,0 +1,1203 @@
+"""The rules core: one mutable :class:`Game` state, no I/O.
+
+The static rules live in :class:`tikal.components.RuleSet`; a ``Game`` is one
+position plus its history.  Chance (drawing tiles, revealing tokens) is resolved
+from a stack and token pool shuffled once at setup, and every outcome is logged
+as an explicit :class:`~tikal.actions.Draw` / :class:`~tikal.actions.Reveal`
+event so records replay exactly.
+
+Internally every container holds either immutable values or is copied by
+:meth:`Game.clone`, so cloning is a handful of shallow copies.
+"""
+
+from __future__ import annotations
+
+import random
+from enum import StrEnum
+from typing import TYPE_CHECKING, Any, Final, NamedTuple
+
+from . import hexes
+from .actions import (
+    END_TURN,
+    PASS,
+    Action,
+    Bid,
+    BuildCamp,
+    Dig,
+    Draw,
+    EndTurn,
+    Move,
+    Pass,
+    PickTile,
+    PlaceGuard,
+    PlaceTile,
+    PutFigure,
+    Reveal,
+    SecretPath,
+    Swap,
+    TakeTreasure,
+    parse_action,
+    token_name,
+)
+from .components import JUNGLE, TEMPLE, TREASURE, VOLCANO, RuleSet, TileSpec, rule_set
+from .errors import IllegalAction
+
+if TYPE_CHECKING:
+    from .view import View
+
+SUPPLY: Final = -1
+OUT: Final = -2
+GUARDING: Final = -3
+STEP: Final = hexes.STEP
+OPPOSITE: Final = (3, 4, 5, 0, 1, 2)
+MAX_LEVEL: Final = 10
+
+
+class Phase(StrEnum):
+    """Where the game is; ``TURN`` and ``SCORING`` are the AP-spending phases."""
+
+    TILE = "tile"  # the player must place the drawn/picked tile
+    TURN = "turn"  # normal turn: spend action points
+    SCORING = "scoring"  # scoring turn: spend action points, then score
+    AUCTION = "auction"  # bidding for the next turn
+    PICK = "pick"  # auction winner chooses a tile of the display
+    OVER = "over"
+
+
+class PlacedTile(NamedTuple):
+    spec: TileSpec
+    rotation: int
+    stones: tuple[int, ...]
+
+    @property
+    def kind(self) -> str:
+        return self.spec.kind
+
+
+class Exit(NamedTuple):
+    cost: int
+    dst: int
+    worker_move: Move
+    leader_move: Move
+
+
+class ScoreEvent(NamedTuple):
+    """One player's scoring at the end of their scoring turn."""
+
+    round: int
+    player: int
+    temples: int
+    treasures: int
+    at: int  # index in the history after which it happened
+
+    @property
+    def total(self) -> int:
+        return self.temples + self.treasures
+
+
+_EXIT_CACHE: dict[tuple[int, int, int], Exit] = {}
+_ACTION_CACHE: dict[tuple[Any, ...], Action] = {}
+
+
+def _exit(src: int, dst: int, cost: int) -> Exit:
+    key = (src, dst, cost)
+    found = _EXIT_CACHE.get(key)
+    if found is None:
+        found = Exit(cost, dst, Move(src, dst, False), Move(src, dst, True))
+        _EXIT_CACHE[key] = found
+    return found
+
+
+def _cached(kind: type[Action], *args: Any) -> Any:
+    key = (kind, *args)
+    found = _ACTION_CACHE.get(key)
+    if found is None:
+        found = kind(*args)
+        _ACTION_CACHE[key] = found
+    return found
+
+
+_ROTATIONS: dict[str, tuple[tuple[int, ...], ...]] = {}
+
+
+def _rotations(spec: TileSpec) -> tuple[tuple[int, ...], ...]:
+    found = _ROTATIONS.get(spec.tile_id + spec.letter + str(spec.stones))
+    if found is None:
+        found = tuple(hexes.rotate(spec.stones, k) for k in range(6))
+        _ROTATIONS[spec.tile_id + spec.letter + str(spec.stones)] = found
+    return found
+
+
+
+
+class Game:
+    """A game of Tikal: position, whose turn, and the history that led here."""
+
+    __slots__ = (
+        "rules", "options", "players", "seed",
+        "tiles", "exits", "frontier", "levels", "level_supply", "tokens", "token_pool",
+        "camps", "guards", "workers", "leader", "supply", "out", "treasures", "scores",
+        "stack", "display", "markers", "discarded",
+        "phase", "current", "ap", "drawn", "dug", "taken",
+        "scoring_queue", "scoring_final", "volcano", "volcano_holder",
+        "bid_order", "passed", "high_bid", "high_bidder", "bids_paid",
+        "last_placer", "tiles_placed", "scoring_rounds",
+        "history", "score_events",
+        "undo_enabled", "_undo_base", "_undo_actions", "_forced_draws", "_forced_tokens",
+    )
+
+    rules: RuleSet
+    options: dict[str, Any]
+    players: int
+    seed: int | None
+    tiles: dict[int, PlacedTile]
+    exits: dict[int, tuple[Exit, ...]]
+    frontier: set[int]
+    levels: dict[int, int]
+    level_supply: list[int]
+    tokens: dict[int, tuple[int, ...]]
+    token_pool: list[int]
+    camps: dict[int, int]
+    guards: dict[int, tuple[int, bool]]
+    workers: list[dict[int, int]]
+    leader: list[int]
+    supply: list[int]
+    out: list[int]
+    treasures: list[tuple[int, ...]]
+    scores: list[int]
+    stack: list[str]
+    display: list[str]
+    markers: list[bool]
+    discarded: list[str]
+    phase: Phase
+    current: int
+    ap: int
+    drawn: str | None
+    dug: dict[int, int]
+    taken: dict[int, int]
+    scoring_queue: list[int]
+    scoring_final: bool
+    volcano: str | None
+    volcano_holder: int | None
+    bid_order: list[int]
+    passed: list[int]
+    high_bid: int
+    high_bidder: int | None
+    bids_paid: list[int]
+    last_placer: int | None
+    tiles_placed: int
+    scoring_rounds: int
+    history: list[Action]
+    score_events: list[ScoreEvent]
+    undo_enabled: bool
+    _undo_base: Game | None
+    _undo_actions: list[Action]
+    _forced_draws: list[str]
+    _forced_tokens: list[int]
+
+    # ------------------------------------------------------------------ setup
+
+    @classmethod
+    def new(
+        cls, rules: str = "standard", players: int = 4, seed: int | None = 0, **options: Any
+    ) -> Game:
+        """A new game, set up [SETUP-1..4]; the same seed gives the same game."""
+        rs = rule_set(rules)
+        if players not in rs.player_counts:
+            counts = ", ".join(map(str, rs.player_counts))
+            raise ValueError(f"the {rules} rule set is for {counts} players, not {players}")
+        unknown = set(options) - set(rs.default_options)
+        if unknown:
+            raise ValueError(f"unknown option(s) for {rules}: {', '.join(sorted(unknown))}")
+        game = cls._setup(rs, players, {**rs.default_options, **options}, seed)
+        game._start()
+        return game
+
+    @classmethod
+    def _setup(cls, rs: RuleSet, players: int, options: dict[str, Any], seed: int | None) -> Game:
+        """Components in place, stack and tokens shuffled, nothing drawn yet."""
+        game = cls._empty(rs, players, options, seed)
+        rng = random.Random(seed)
+        game.stack = _shuffled_stack(rs, rng)
+        pool = [t for t in range(rs.token_types) for _ in range(rs.token_copies)]
+        rng.shuffle(pool)
+        game.token_pool = pool
+        return game
+
+    def _start(self) -> None:
+        """Seat 0 starts [SETUP-4]: draw its tile, or open the first auction [AUC-3]."""
+        self.current = 0
+        if self.rules.auction:
+            self._start_auction_round(0)
+        else:
+            self._begin_turn()
+
+    @classmethod
+    def _empty(cls, rs: RuleSet, players: int, options: dict[str, Any], seed: int | None) -> Game:
+        game = cls.__new__(cls)
+        game.rules, game.options, game.players, game.seed = rs, options, players, seed
+        game.tiles, game.exits, game.frontier, game.levels = {}, {}, set(), {}
+        game.level_supply = list(rs.level_supply)
+        game.tokens, game.token_pool, game.camps, game.guards = {}, [], {}, {}
+        game.workers = [{} for _ in range(players)]
+        game.leader = [SUPPLY] * players
+        game.supply = [rs.workers] * players
+        game.out = [0] * players
+        game.treasures = [(0,) * rs.token_types for _ in range(players)]
+        game.scores = [rs.starting_score] * players
+        game.stack, game.display, game.markers, game.discarded = [], [], [True] * players, []
+        game.phase, game.current, game.ap, game.drawn = Phase.TURN, 0, 0, None
+        game.dug, game.taken = {}, {}
+        game.scoring_queue, game.scoring_final = [], False
+        game.volcano, game.volcano_holder = None, None
+        game.bid_order, game.passed, game.high_bid, game.high_bidder = [], [], -1, None
+        game.bids_paid = [0] * players
+        game.last_placer, game.tiles_placed, game.scoring_rounds = None, 0, 0
+        game.history, game.score_events = [], []
+        game.undo_enabled, game._undo_base, game._undo_actions = True, None, []
+        game._forced_draws, game._forced_tokens = [], []
+        for cell, spec in rs.preprinted:
+            game._put_tile(cell, spec, 0)
+        return game
+
+    # ------------------------------------------------------------ properties
+
+    @property
+    def current_player(self) -> int:
+        return self.current
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase is Phase.OVER
+
+    @property
+    def winners(self) -> list[int]:
+        """Seats with the highest score once the game is over [END-2]; ties share."""
+        if not self.is_over:
+            return []
+        best = max(self.scores)
+        return [p for p in range(self.players) if self.scores[p] == best]
+
+    @property
+    def tiles_discarded(self) -> int:
+        return len(self.discarded)
+
+    @property
+    def basecamp(self) -> int:
+        return self.rules.basecamp
+
+    def figures_on(self, player: int, cell: int) -> int:
+        """Own figures on a tile, leader counted as one [TURN-3]."""
+        return self.workers[player].get(cell, 0) + (self.leader[player] == cell)
+
+    def strength(self, player: int, cell: int) -> int:
+        """Majority strength: workers 1, leader 3 [GUARD-1][SCORE-2]."""
+        return self.workers[player].get(cell, 0) + 3 * (self.leader[player] == cell)
+
+    def temple_value(self, cell: int) -> int:
+        return self.levels[cell]
+
+    def edge_cost(self, src: int, dst: int) -> int | None:
+        """Stones between two adjacent placed tiles, or None if not neighbours."""
+        for d in range(6):
+            if src + STEP[d] == dst:
+                a, b = self.tiles.get(src), self.tiles.get(dst)
+                if a is None or b is None:
+                    return None
+                return a.stones[d] + b.stones[OPPOSITE[d]]
+        return None
+
+    def own_camps(self, player: int) -> list[int]:
+        return [c for c, owner in self.camps.items() if owner == player]
+
+    def guards_of(self, player: int) -> int:
+        return sum(1 for owner, _ in self.guards.values() if owner == player)
+
+    def figures_total(self, player: int) -> tuple[int, int, int]:
+        """(supply, board, out) for a player; always sums to 19 (demo 13)."""
+        board = sum(self.workers[player].values())
+        board += sum(1 for owner, _ in self.guards.values() if owner == player)
+        if self.leader[player] >= 0:
+            board += 1
+        supply = self.supply[player] + (self.leader[player] == SUPPLY)
+        return supply, board, self.out[player]
+
+    # ------------------------------------------------------------ cloning
+
+    def clone(self) -> Game:
+        """A cheap independent copy (shallow copies of small containers)."""
+        g = Game.__new__(Game)
+        g.rules, g.options, g.players, g.seed = self.rules, self.options, self.players, self.seed
+        g.tiles, g.exits, g.frontier = self.tiles.copy(), self.exits.copy(), self.frontier.copy()
+        g.levels, g.level_supply = self.levels.copy(), self.level_supply[:]
+        g.tokens, g.token_pool = self.tokens.copy(), self.token_pool[:]
+        g.camps, g.guards = self.camps.copy(), self.guards.copy()
+        g.workers = [w.copy() for w in self.workers]
+        g.leader, g.supply, g.out = self.leader[:], self.supply[:], self.out[:]
+        g.treasures, g.scores = self.treasures[:], self.scores[:]
+        g.stack, g.display, g.markers = self.stack[:], self.display[:], self.markers[:]
+        g.discarded = self.discarded[:]
+        g.phase, g.current, g.ap, g.drawn = self.phase, self.current, self.ap, self.drawn
+        g.dug, g.taken = self.dug.copy(), self.taken.copy()
+        g.scoring_queue, g.scoring_final = self.scoring_queue[:], self.scoring_final
+        g.volcano, g.volcano_holder = self.volcano, self.volcano_holder
+        g.bid_order, g.passed = self.bid_order[:], self.passed[:]
+        g.high_bid, g.high_bidder, g.bids_paid = self.high_bid, self.high_bidder, self.bids_paid[:]
+        g.last_placer, g.tiles_placed = self.last_placer, self.tiles_placed
+        g.scoring_rounds = self.scoring_rounds
+        g.history, g.score_events = self.history[:], self.score_events[:]
+        g.undo_enabled, g._undo_base = self.undo_enabled, self._undo_base
+        g._undo_actions = self._undo_actions[:]
+        g._forced_draws, g._forced_tokens = self._forced_draws[:], self._forced_tokens[:]
+        return g
+
+    def _restore(self, other: Game) -> None:
+        for name in Game.__slots__:
+            setattr(self, name, getattr(other, name))
+
+    # ------------------------------------------------------------ tiles
+
+    def _put_tile(self, cell: int, spec: TileSpec, rotation: int) -> None:
+        placed = PlacedTile(spec, rotation, _rotations(spec)[rotation])
+        self.tiles[cell] = placed
+        self.frontier.discard(cell)
+        bounded = self.rules.bounded_board
+        own_exits = []
+        for d in range(6):
+            n = cell + STEP[d]
+            other = self.tiles.get(n)
+            if other is None:
+                if not bounded or n in hexes.STANDARD_CELL_SET:
+                    self.frontier.add(n)
+                continue
+            if spec.kind == VOLCANO or other.spec.kind == VOLCANO:
+                continue
+            cost = placed.stones[d] + other.stones[OPPOSITE[d]]
+            if cost:
+                own_exits.append(_exit(cell, n, cost))
+                self.exits[n] = (*self.exits.get(n, ()), _exit(n, cell, cost))
+        self.exits[cell] = tuple(own_exits)
+        if spec.kind == TEMPLE:
+            self.levels[cell] = spec.value
+        elif spec.kind == TREASURE:
+            count = min(spec.masks, len(self.token_pool))
+            stack = self.token_pool[len(self.token_pool) - count:]
+            del self.token_pool[len(self.token_pool) - count:]
+            self.tokens[cell] = tuple(stack)
+
+    def _has_path(self, cell: int, stones: tuple[int, ...]) -> bool:
+        tiles = self.tiles
+        for d in range(6):
+            other = tiles.get(cell + STEP[d])
+            if other is not None and other.spec.kind != VOLCANO:
+                if stones[d] + other.stones[OPPOSITE[d]]:
+                    return True
+        return False
+
+    def _tile_placements(self, spec: TileSpec) -> list[PlaceTile]:
+        """All legal (space, rotation) pairs [TILE-1..5]."""
+        frontier = sorted(self.frontier)
+        if spec.kind != VOLCANO:
+            rotations = _rotations(spec)
+            found = [
+                _cached(PlaceTile, cell, r)
+                for cell in frontier
+                for r in range(6)
+                if self._has_path(cell, rotations[r])
+            ]
+            if found:
+                return found
+        return [_cached(PlaceTile, cell, r) for cell in frontier for r in range(6)]
+
+    def tile_to_place(self) -> TileSpec | None:
+        return self.rules.tile(self.drawn) if self.drawn is not None else None
+
+    # ------------------------------------------------------------ legal actions
+
+    def legal_actions(self) -> list[Action]:
+        """Every legal atomic action for :attr:`current_player`, in a fixed order."""
+        phase = self.phase
+        if phase is Phase.TURN or phase is Phase.SCORING:
+            return self._ap_actions()
+        if phase is Phase.TILE:
+            spec = self.tile_to_place()
+            assert spec is not None
+            return list(self._tile_placements(spec))
+        if phase is Phase.AUCTION:
+            low = self.high_bid + 1
+            bids: list[Action] = [_cached(Bid, b) for b in range(low, self.scores[self.current] + 1)]
+            bids.append(PASS)
+            return bids
+        if phase is Phase.PICK:
+            return [_cached(PickTile, t) for t in sorted(set(self.display))]
+        return []
+
+    def _occupied(self, p: int) -> list[int]:
+        cells = list(self.workers[p])
+        lead = self.leader[p]
+        if lead >= 0 and lead not in self.workers[p]:
+            cells.append(lead)
+        return cells
+
+    def _ap_actions(self) -> list[Action]:
+        p, ap, rules = self.current, self.ap, self.rules
+        allowed, costs = rules.actions, rules.costs
+        result: list[Action] = []
+        append = result.append
+        workers = self.workers[p]
+        exits = self.exits
+        for src in workers:
+            for ex in exits[src]:
+                if ex.cost <= ap:
+                    append(ex.worker_move)
+        lead = self.leader[p]
+        if lead >= 0:
+            for ex in exits[lead]:
+                if ex.cost <= ap:
+                    append(ex.leader_move)
+        if ap >= costs["put"] and (self.supply[p] or lead == SUPPLY):
+            entries = [self.rules.basecamp, *sorted(self.own_camps(p))]
+            for cell in entries:
+                if self.supply[p]:
+                    append(_cached(PutFigure, cell, False))
+                if lead == SUPPLY:
+                    append(_cached(PutFigure, cell, True))
+        if "path" in allowed and ap >= costs["path"]:
+            self._path_actions(p, result)
+        occupied = self._occupied(p)
+        if "dig" in allowed and ap >= costs["dig"]:
+            for cell in occupied:
+                if self._dig_problem(p, cell) is None:
+                    append(_cached(Dig, cell))
+        if ap >= costs["take"]:
+            for cell in occupied:
+                if self._take_problem(p, cell) is None:
+                    append(_cached(TakeTreasure, cell))
+        if "swap" in allowed and ap >= costs["swap"]:
+            self._swap_actions(p, result)
+        if "camp" in allowed and ap >= costs["camp"] and len(self.own_camps(p)) < rules.camps_max:
+            candidates = occupied if self.options.get("camp_needs_own_figure") else self.tiles
+            for cell in sorted(candidates):
+                if self._camp_problem(p, cell) is None:
+                    append(_cached(BuildCamp, cell))
+        if "guard" in allowed and ap >= costs["guard"]:
+            for cell in occupied:
+                for leader in (False, True):
+                    if self._guard_problem(p, cell, leader) is None:
+                        append(_cached(PlaceGuard, cell, leader))
+        append(END_TURN)
+        return result
+
+    def _path_actions(self, p: int, result: list[Action]) -> None:
+        camps = self.own_camps(p)
+        if not camps:
+            return
+        ends = [self.rules.basecamp, *sorted(camps)]
+        for src in ends:
+            has_worker = self.workers[p].get(src, 0) > 0
+            has_leader = self.leader[p] == src
+            for dst in ends:
+                if dst == src:
+                    continue
+                if has_worker:
+                    result.append(_cached(SecretPath, src, dst, False))
+                if has_leader:
+                    result.append(_cached(SecretPath, src, dst, True))
+
+    def _swap_actions(self, p: int, result: list[Action]) -> None:
+        mine = self.treasures[p]
+        singles = [t for t, n in enumerate(mine) if n == 1]
+        if not singles:
+            return
+        for other in range(self.players):
+            if other == p:
+                continue
+            theirs = [t for t, n in enumerate(self.treasures[other]) if n == 1]
+            for give in singles:
+                for take in theirs:
+                    if give != take:
+                        result.append(_cached(Swap, give, take, other))
+
+    # ------------------------------------------------------------ rule checks
+    # Each returns None when allowed, or (rule id, message) explaining why not.
+
+    def _dig_problem(self, p: int, cell: int) -> tuple[str, str] | None:
+        where = hexes.label(cell)
+        tile = self.tiles.get(cell)
+        if tile is None or tile.spec.kind != TEMPLE:
+            return "DIG-1", f"{where} is not a temple"
+        if cell in self.guards:
+            return "DIG-5", f"the temple on {where} is guarded and can no longer be dug"
+        done = self.dug.get(cell, 0)
+        if done >= 2:
+            return "DIG-3", f"you already dug 2 levels on {where} this turn"
+        have = self.figures_on(p, cell)
+        if have < done + 1:
+            need = "one own figure" if done == 0 else f"{done + 1} own figures"
+            return "DIG-2", f"digging on {where} needs {need} there, you have {have}"
+        nxt = self.levels[cell] + 1
+        if nxt > MAX_LEVEL or self.level_supply[nxt] == 0:
+            return "DIG-4", f"no temple level {nxt} is left, so {where} cannot be dug"
+        return None
+
+    def _take_problem(self, p: int, cell: int) -> tuple[str, str] | None:
+        where = hexes.label(cell)
+        tile = self.tiles.get(cell)
+        if tile is None or tile.spec.kind != TREASURE:
+            return "TREASURE-1", f"{where} is not a treasure tile"
+        if not self.tokens.get(cell):
+            return "TREASURE-1", f"no treasure is left on {where}"
+        done = self.taken.get(cell, 0)
+        if done >= 2:
+            return "TREASURE-3", f"you already took 2 treasures on {where} this turn"
+        have = self.figures_on(p, cell)
+        if have < done + 1:
+            return "TREASURE-2", (
+                f"taking a treasure number {done + 1} on {where} this turn needs "
+                f"{done + 1} own figure(s) there, you have {have}"
+            )
+        return None
+
+    def _camp_problem(self, p: int, cell: int) -> tuple[str, str] | None:
+        where = hexes.label(cell)
+        tile = self.tiles.get(cell)
+        if tile is None:
+            return "CAMP-1", f"there is no tile on {where}"
+        kind = tile.spec.kind
+        if kind == TREASURE and self.tokens.get(cell):
+            return "TREASURE-4", f"treasures are still left on {where}; no camp until it is empty"
+        if kind not in (JUNGLE, TREASURE):
+            return "CAMP-1", f"camps go on jungle or emptied treasure tiles, {where} is a {kind}"
+        if cell in self.camps:
+            return "CAMP-2", f"{where} already has a camp"
+        if len(self.own_camps(p)) >= self.rules.camps_max:
+            return "CAMP-2", f"you already built your {self.rules.camps_max} camps"
+        if self.options.get("camp_needs_own_figure") and not self.figures_on(p, cell):
+            return "CAMP-3", f"you need one of your own figures on {where} to build a camp there"
+        return None
+
+    def _guard_problem(self, p: int, cell: int, leader: bool) -> tuple[str, str] | None:
+        where = hexes.label(cell)
+        tile = self.tiles.get(cell)
+        if tile is None or tile.spec.kind != TEMPLE:
+            return "GUARD-1", f"guards stand on temples, {where} is not one"
+        if cell in self.guards:
+            return "GUARD-1", f"the temple on {where} already has a guard"
+        if self.guards_of(p) >= self.rules.guards_max:
+            return "GUARD-4", f"you already guard {self.rules.guards_max} temples"
+        if leader and self.leader[p] != cell:
+            return "GUARD-1", f"your leader is not on {where}"
+        if not leader and not self.workers[p].get(cell, 0):
+            return "GUARD-1", f"you have no worker on {where}"
+        mine = self.strength(p, cell)
+        best_other = max((self.strength(o, cell) for o in range(self.players) if o != p), default=0)
+        if mine <= best_other:
+            return "GUARD-1", (
+                f"a guard needs the strictly highest strength on {where}: "
+                f"yours is {mine}, the best opponent has {best_other}"
+            )
+        return None
+
+    # ------------------------------------------------------------ apply
+
+    def apply(self, action: Action | str) -> None:
+        """Play one action for :attr:`current_player`.
+
+        Raises :class:`IllegalAction` (citing the rule) and leaves the game
+        unchanged when the action is not legal.
+        """
+        if isinstance(action, str):
+            try:
+                action = parse_action(action)
+            except ValueError as exc:
+                raise IllegalAction("NOTATION", str(exc)) from None
+        if isinstance(action, (Draw, Reveal)):
+            raise IllegalAction("HIDDEN-1", "chance events are not played; the game draws them")
+        handler = _HANDLERS.get(type(action))
+        if handler is None:
+            raise IllegalAction("NOTATION", f"{action!r} is not an action")
+        base = None
+        if self.undo_enabled and self._undo_base is None and self.phase in _UNDOABLE:
+            base = self.clone()
+        before = len(self.history)
+        handler(self, action)
+        self.history.insert(before, action)
+        if self.undo_enabled:
+            if base is not None:
+                self._undo_base = base
+            self._track_undo(action, before)
+
+    def _track_undo(self, action: Action, before: int) -> None:
+        revealed = len(self.history) > before + 1 or isinstance(action, (EndTurn, Bid, Pass))
+        if revealed or self.phase not in _UNDOABLE:
+            self._undo_base, self._undo_actions = None, []
+        else:
+            self._undo_actions.append(action)
+
+    def can_undo(self) -> bool:
+        return bool(self._undo_actions)
+
+    def undo(self) -> Action:
+        """Take back the last action of this turn, unless it revealed something.
+
+        Returns the action taken back.
+        """
+        if not self._undo_actions or self._undo_base is None:
+            raise IllegalAction(
+                "HIDDEN-1",
+                "nothing to undo: the turn has just begun or the last action revealed hidden "
+                "information (a tile or a treasure)",
+            )
+        keep = self._undo_actions[:-1]
+        undone = self._undo_actions[-1]
+        base = self._undo_base
+        self._restore(base.clone())
+        self._undo_base = base
+        self._undo_actions = []
+        for action in keep:
+            self.apply(action)
+        return undone
+
+    def _require_ap_phase(self, verb: str) -> None:
+        phase = self.phase
+        if phase is Phase.TURN or phase is Phase.SCORING:
+            if verb and verb not in self.rules.actions:
+                raise IllegalAction(
+                    "DEMO-3", f"the {self.rules.name} rule set has no '{verb}' action"
+                )
+            return
+        raise _wrong_phase(phase)
+
+    def _pay(self, cost: int, rule: str, what: str) -> None:
+        if cost > self.ap:
+            raise IllegalAction(rule, f"{what} costs {cost} AP, you have {self.ap}")
+
+    def _do_place_tile(self, action: PlaceTile) -> None:
+        if self.phase is not Phase.TILE:
+            raise _wrong_phase(self.phase, "there is no tile to place now")
+        spec = self.tile_to_place()
+        assert spec is not None
+        cell, rotation = action.cell, action.rotation
+        where = hexes.label(cell)
+        if not 0 <= rotation <= 5:
+            raise IllegalAction("TILE-2", f"rotation must be 0-5, not {rotation}")
+        if self.rules.bounded_board and cell not in hexes.STANDARD_CELL_SET:
+            raise IllegalAction("COMP-7", f"{where} is not a space of the board")
+        if cell in self.tiles:
+            raise IllegalAction("TILE-1", f"{where} is already taken")
+        if cell not in self.frontier:
+            raise IllegalAction("TILE-1", f"{where} is not next to a placed tile")
+        if spec.kind != VOLCANO and not self._has_path(cell, _rotations(spec)[rotation]):
+            if self._path_placements(spec):
+                raise IllegalAction(
+                    "TILE-3",
+                    f"no path leads to the {spec.describe()} on {where} turned {rotation}: "
+                    "a shared edge needs stones on at least one side",
+                )
+        self._put_tile(cell, spec, rotation)
+        self.drawn = None
+        self.tiles_placed += 1
+        self.last_placer = self.current
+        self._start_ap(Phase.TURN)
+
+    def _path_placements(self, spec: TileSpec) -> list[PlaceTile]:
+        rotations = _rotations(spec)
+        return [
+            _cached(PlaceTile, cell, r)
+            for cell in sorted(self.frontier)
+            for r in range(6)
+            if self._has_path(cell, rotations[r])
+        ]
+
+    def _do_pick(self, action: PickTile) -> None:
+        if self.phase is not Phase.PICK:
+            raise _wrong_phase(self.phase, "only the auction winner picks a tile")
+        if action.tile_id not in self.display:
+            shown = ", ".join(self.display) or "nothing"
+            raise IllegalAction("AUC-5", f"{action.tile_id} is not on display (shown: {shown})")
+        self.display.remove(action.tile_id)
+        spec = self.rules.tile(action.tile_id)
+        if spec.kind == VOLCANO:
+            self._start_scoring(action.tile_id, self.current)
+        else:
+            self._offer_tile(action.tile_id)
+
+    def _do_put(self, action: PutFigure) -> None:
+        self._require_ap_phase("put")
+        p, cell = self.current, action.cell
+        where = hexes.label(cell)
+        if cell != self.rules.basecamp and self.camps.get(cell) != p:
+            raise IllegalAction(
+                "PLACE-1", f"figures enter on the basecamp or your own camps, not on {where}"
+            )
+        if action.leader and self.leader[p] != SUPPLY:
+            raise IllegalAction("PLACE-1", "your leader is not in your supply")
+        if not action.leader and not self.supply[p]:
+            raise IllegalAction("PLACE-1", "you have no workers left in your supply")
+        self._pay(self.rules.costs["put"], "PLACE-1", "bringing in a figure")
+        self.ap -= self.rules.costs["put"]
+        if action.leader:
+            self.leader[p] = cell
+        else:
+            self.supply[p] -= 1
+            self.workers[p][cell] = self.workers[p].get(cell, 0) + 1
+
+    def _check_mover(self, p: int, src: int, leader: bool) -> None:
+        where = hexes.label(src)
+        if leader and self.leader[p] != src:
+            guard = self.guards.get(src)
+            if guard == (p, True):
+                raise IllegalAction("GUARD-3", f"your leader guards {where} and never moves again")
+            raise IllegalAction("MOVE-4", f"your leader is not on {where}")
+        if not leader and not self.workers[p].get(src, 0):
+            if self.guards.get(src) == (p, False):
+                raise IllegalAction("GUARD-3", f"your worker on {where} is a guard and never moves")
+            raise IllegalAction("MOVE-4", f"you have no worker on {where}")
+
+    def _shift(self, p: int, src: int, dst: int, leader: bool) -> None:
+        if leader:
+            self.leader[p] = dst
+            return
+        w = self.workers[p]
+        left = w[src] - 1
+        if left:
+            w[src] = left
+        else:
+            del w[src]
+        w[dst] = w.get(dst, 0) + 1
+
+    def _do_move(self, action: Move) -> None:
+        self._require_ap_phase("move")
+        p, src, dst = self.current, action.src, action.dst
+        self._check_mover(p, src, action.leader)
+        a, b = hexes.label(src), hexes.label(dst)
+        target = self.tiles.get(dst)
+        direction = next((d for d in range(6) if src + STEP[d] == dst), None)
+        if direction is None:
+            raise IllegalAction("MOVE-1", f"{a} and {b} are not neighbours")
+        if target is None:
+            raise IllegalAction("MOVE-1", f"there is no tile on {b}")
+        if target.spec.kind == VOLCANO:
+            raise IllegalAction("MOVE-3", f"{b} is a volcano; nobody can enter it")
+        cost = self.tiles[src].stones[direction] + target.stones[OPPOSITE[direction]]
+        if cost == 0:
+            raise IllegalAction("MOVE-2", f"no stones lead from {a} to {b}; that edge is impassable")
+        self._pay(cost, "MOVE-1", f"moving from {a} to {b}")
+        self.ap -= cost
+        self._shift(p, src, dst, action.leader)
+
+    def _do_path(self, action: SecretPath) -> None:
+        self._require_ap_phase("path")
+        p, src, dst = self.current, action.src, action.dst
+        self._check_mover(p, src, action.leader)
+        ends = {self.rules.basecamp, *self.own_camps(p)}
+        if src not in ends or dst not in ends or src == dst:
+            raise IllegalAction(
+                "CAMPMOVE-1",
+                f"secret paths join the basecamp and your own camps; "
+                f"{hexes.label(src)} to {hexes.label(dst)} is not one",
+            )
+        self._pay(self.rules.costs["path"], "CAMPMOVE-1", "a secret path")
+        self.ap -= self.rules.costs["path"]
+        self._shift(p, src, dst, action.leader)
+
+    def _do_dig(self, action: Dig) -> None:
+        self._require_ap_phase("dig")
+        self._raise_if(self._dig_problem(self.current, action.cell))
+        self._pay(self.rules.costs["dig"], "DIG-1", "digging a level")
+        self.ap -= self.rules.costs["dig"]
+        cell = action.cell
+        nxt = self.levels[cell] + 1
+        self.level_supply[nxt] -= 1
+        self.levels[cell] = nxt
+        self.dug[cell] = self.dug.get(cell, 0) + 1
+
+    def _do_take(self, action: TakeTreasure) -> None:
+        self._require_ap_phase("take")
+        p, cell = self.current, action.cell
+        self._raise_if(self._take_problem(p, cell))
+        cost = self.rules.costs["take"]
+        self._pay(cost, "TREASURE-1", "taking a treasure")
+        self.ap -= cost
+        token = self._reveal_top(cell)
+        stack = self.tokens[cell]
+        self.tokens[cell] = stack[:-1]
+        counts = list(self.treasures[p])
+        counts[token] += 1
+        self.treasures[p] = tuple(counts)
+        self.taken[cell] = self.taken.get(cell, 0) + 1
+        self.history.append(_cached(Reveal, token))
+
+    def _do_swap(self, action: Swap) -> None:
+        self._require_ap_phase("swap")
+        p, other = self.current, action.other
+        if not 0 <= other < self.players or other == p:
+            raise IllegalAction("SWAP-1", f"seat {other} is not another player of this game")
+        types = self.rules.token_types
+        if not (0 <= action.give < types and 0 <= action.take < types):
+            raise IllegalAction("SWAP-1", "unknown treasure type")
+        give, take = token_name(action.give), token_name(action.take)
+        if action.give == action.take:
+            raise IllegalAction("SWAP-1", "an exchange needs two different treasure types")
+        if self.treasures[p][action.give] != 1:
+            raise IllegalAction(
+                "SWAP-1", f"you can only give a treasure you hold exactly one of ({give})"
+            )
+        if self.treasures[other][action.take] != 1:
+            raise IllegalAction(
+                "SWAP-1", f"seat {other} must hold exactly one treasure {take} for you to take it"
+            )
+        self._pay(self.rules.costs["swap"], "SWAP-1", "an exchange")
+        self.ap -= self.rules.costs["swap"]
+        mine, theirs = list(self.treasures[p]), list(self.treasures[other])
+        mine[action.give] -= 1
+        mine[action.take] += 1
+        theirs[action.take] -= 1
+        theirs[action.give] += 1
+        self.treasures[p], self.treasures[other] = tuple(mine), tuple(theirs)
+
+    def _do_camp(self, action: BuildCamp) -> None:
+        self._require_ap_phase("camp")
+        self._raise_if(self._camp_problem(self.current, action.cell))
+        self._pay(self.rules.costs["camp"], "CAMP-1", "building a camp")
+        self.ap -= self.rules.costs["camp"]
+        self.camps[action.cell] = self.current
+
+    def _do_guard(self, action: PlaceGuard) -> None:
+        self._require_ap_phase("guard")
+        p, cell = self.current, action.cell
+        self._raise_if(self._guard_problem(p, cell, action.leader))
+        self._pay(self.rules.costs["guard"], "GUARD-1", "placing a guard")
+        self.ap -= self.rules.costs["guard"]
+        removed = self.workers[p].pop(cell, 0)
+        if action.leader:
+            self.leader[p] = GUARDING
+        else:
+            removed -= 1
+            if self.leader[p] == cell:
+                self.leader[p] = OUT
+                removed += 1
+        self.out[p] += removed
+        self.guards[cell] = (p, action.leader)
+
+    def _do_end(self, action: EndTurn) -> None:
+        self._require_ap_phase("")
+        if self.phase is Phase.SCORING:
+            self._score_current()
+            self._next_scorer()
+            return
+        if self.rules.auction:
+            self.markers[self.current] = False
+        self._after_normal_turn()
+
+    def _do_bid(self, action: Bid) -> None:
+        if self.phase is not Phase.AUCTION:
+            raise _wrong_phase(self.phase, "there is no auction running")
+        low = self.high_bid + 1
+        if action.amount < low:
+            raise IllegalAction("AUC-3", f"a bid must be at least {low}, you bid {action.amount}")
+        if action.amount > self.scores[self.current]:
+            raise IllegalAction(
+                "AUC-3",
+                f"you cannot bid {action.amount}: a bid may not exceed your score "
+                f"({self.scores[self.current]})",
+            )
+        self.high_bid, self.high_bidder = action.amount, self.current
+        self._next_bidder()
+
+    def _do_pass(self, action: Pass) -> None:
+        if self.phase is not Phase.AUCTION:
+            raise _wrong_phase(self.phase, "there is no auction running")
+        self.passed.append(self.current)
+        self._next_bidder()
+
+    @staticmethod
+    def _raise_if(problem: tuple[str, str] | None) -> None:
+        if problem is not None:
+            raise IllegalAction(*problem)
+
+    # ------------------------------------------------------------ chance
+
+    def _draw(self) -> str:
+        """Take the top tile of the stack (or the one a replay forces) [SETUP-1]."""
+        if self._forced_draws:
+            self._force_draw(self._forced_draws.pop(0))
+        tile_id = self.stack.pop()
+        self.history.append(_cached(Draw, tile_id))
+        return tile_id
+
+    def _force_draw(self, tile_id: str) -> None:
+        if not self.stack:
+            raise ValueError(f"record draws {tile_id} but the stack is empty")
+        top_letter = self.rules.tile(self.stack[-1]).letter
+        if tile_id not in self.stack:
+            raise ValueError(f"record draws {tile_id}, which is not in the stack")
+        if self.rules.tile(tile_id).letter != top_letter:
+            raise ValueError(f"record draws {tile_id} but the next tiles are {top_letter} tiles")
+        i = self.stack.index(tile_id)
+        self.stack[i], self.stack[-1] = self.stack[-1], self.stack[i]
+
+    def _reveal_top(self, cell: int) -> int:
+        if self._forced_tokens:
+            self._force_token(cell, self._forced_tokens.pop(0))
+        return self.tokens[cell][-1]
+
+    def _force_token(self, cell: int, token: int) -> None:
+        """Make the top token of ``cell`` be ``token`` by swapping hidden tokens."""
+        stack = list(self.tokens[cell])
+        if stack[-1] == token:
+            return
+        if token in stack:
+            i = stack.index(token)
+            stack[i], stack[-1] = stack[-1], stack[i]
+            self.tokens[cell] = tuple(stack)
+            return
+        for other, tokens in self.tokens.items():
+            if other != cell and token in tokens:
+                moved = list(tokens)
+                i = moved.index(token)
+                moved[i], stack[-1] = stack[-1], token
+                self.tokens[other], self.tokens[cell] = tuple(moved), tuple(stack)
+                return
+        if token in self.token_pool:
+            i = self.token_pool.index(token)
+            self.token_pool[i], stack[-1] = stack[-1], token
+            self.tokens[cell] = tuple(stack)
+            return
+        raise ValueError(f"record reveals treasure {token_name(token)}, but none is hidden")
+
+    # ------------------------------------------------------------ flow
+
+    def _start_ap(self, phase: Phase) -> None:
+        self.phase = phase
+        self.ap = self.rules.action_points
+        self.dug = {}
+        self.taken = {}
+
+    def _begin_turn(self) -> None:
+        """Draw for a normal turn [TURN-1]; a volcano starts a scoring round [TURN-4]."""
+        tile_id = self._draw()
+        if self.rules.tile(tile_id).kind == VOLCANO:
+            self._start_scoring(tile_id, self.current)
+        else:
+            self._offer_tile(tile_id)
+
+    def _offer_tile(self, tile_id: str) -> None:
+        """Let the current player place a tile, or discard it if nowhere fits [TILE-5]."""
+        if self.frontier:
+            self.drawn = tile_id
+            self.phase = Phase.TILE
+        else:
+            self.discarded.append(tile_id)
+            self._start_ap(Phase.TURN)
+
+    def _start_scoring(self, volcano: str | None, first: int) -> None:
+        self.volcano, self.volcano_holder = volcano, first
+        self.scoring_final = volcano is None
+        self.scoring_rounds += 1
+        n = self.players
+        if self.scoring_final and self.rules.auction:
+            self.scoring_queue = self._auction_final_order()
+        else:
+            self.scoring_queue = [(first + i) % n for i in range(n)]
+        self.current = self.scoring_queue[0]
+        self._start_ap(Phase.SCORING)
+
+    def _auction_final_order(self) -> list[int]:
+        """Lowest score first; ties to the seat nearest after the last placer [AUC-9]."""
+        n, last = self.players, self.last_placer if self.last_placer is not None else -1
+        return sorted(range(n), key=lambda p: (self.scores[p], (p - last - 1) % n))
+
+    def _next_scorer(self) -> None:
+        self.scoring_queue.pop(0)
+        if self.scoring_queue:
+            self.current = self.scoring_queue[0]
+            self._start_ap(Phase.SCORING)
+            return
+        if self.scoring_final:
+            self.phase = Phase.OVER
+            self.ap = 0
+            return
+        holder, volcano = self.volcano_holder, self.volcano
+        assert holder is not None and volcano is not None
+        self.current = holder
+        self.volcano, self.volcano_holder = None, None
+        self._offer_tile(volcano)
+
+    def _tiles_exhausted(self) -> bool:
+        return not self.stack and not self.display and self.drawn is None
+
+    def _after_normal_turn(self) -> None:
+        n = self.players
+        if self._tiles_exhausted():
+            last = self.last_placer if self.last_placer is not None else self.current
+            self._start_scoring(None, (last + 1) % n)
+            return
+        if not self.rules.auction:
+            self.current = (self.current + 1) % n
+            self._begin_turn()
+            return
+        if not any(self.markers) or not self.display:
+            self._start_auction_round((self.current + 1) % n)
+            return
+        nxt = next(
+            (self.current + i) % n for i in range(1, n + 1) if self.markers[(self.current + i) % n]
+        )
+        self._open_auction(nxt)
+
+    def _start_auction_round(self, opener: int) -> None:
+        """Turn all markers up and reveal one tile per player [AUC-2][AUC-7]."""
+        self.markers = [True] * self.players
+        for _ in range(min(self.players, len(self.stack))):
+            self.display.append(self._draw())
+        self._open_auction(opener)
+
+    def _open_auction(self, opener: int) -> None:
+        n = self.players
+        order = [(opener + i) % n for i in range(n) if self.markers[(opener + i) % n]]
+        self.bid_order, self.passed = order, []
+        self.high_bid, self.high_bidder = -1, None
+        if len(order) == 1:
+            self._win_auction(order[0], 0)
+            return
+        self.current = order[0]
+        self.phase = Phase.AUCTION
+        self.ap = 0
+
+    def _next_bidder(self) -> None:
+        active = [p for p in self.bid_order if p not in self.passed]
+        if self.high_bidder is not None and active == [self.high_bidder]:
+            self._win_auction(self.high_bidder, self.high_bid)
+            return
+        if not active:
+            self._win_auction(self.passed[0], 0)
+            return
+        order = self.bid_order
+        i = order.index(self.current)
+        for k in range(1, len(order) + 1):
+            candidate = order[(i + k) % len(order)]
+            if candidate not in self.passed:
+                self.current = candidate
+                return
+
+    def _win_auction(self, player: int, price: int) -> None:
+        """The winner pays and picks a tile of the display [AUC-4][AUC-5]."""
+        self.scores[player] -= price
+        self.bids_paid[player] += price
+        self.current = player
+        self.phase = Phase.PICK
+        self.ap = 0
+        self.bid_order, self.passed, self.high_bid, self.high_bidder = [], [], -1, None
+
+    # ------------------------------------------------------------ scoring
+
+    def temple_points(self, player: int) -> int:
+        """Points for guarded and strictly-majority temples [SCORE-2]."""
+        total = 0
+        for cell, value in self.levels.items():
+            guard = self.guards.get(cell)
+            if guard is not None:
+                if guard[0] == player:
+                    total += value
+                continue
+            mine = self.strength(player, cell)
+            if mine and all(
+                self.strength(o, cell) < mine for o in range(self.players) if o != player
+            ):
+                total += value
+        return total
+
+    def treasure_points(self, player: int) -> int:
+        """Points for recovered treasures [SET-1][DEMO-4]."""
+        counts = self.treasures[player]
+        if self.rules.token_points_each:
+            return sum(counts) * self.rules.token_points_each
+        return sum(self.rules.set_points[n] for n in counts)
+
+    def _score_current(self) -> None:
+        p = self.current
+        temples, treasures = self.temple_points(p), self.treasure_points(p)
+        self.scores[p] += temples + treasures
+        self.score_events.append(
+            ScoreEvent(self.scoring_rounds, p, temples, treasures, len(self.history))
+        )
+
+    # ------------------------------------------------------------ views & io
+
+    def view(self, player: int | None = None) -> View:
+        """What ``player`` may see [HIDDEN-1]; ``None`` for a spectator."""
+        from .view import View
+
+        return View.of(self, player)
+
+    def to_json(self) -> dict[str, Any]:
+        """A complete position snapshot (hidden parts included); see docs/records.md."""
+        from .position import position_to_json
+
+        return position_to_json(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Game:
+        from .position import position_from_json
+
+        return position_from_json(data)
+
+    def record(self) -> dict[str, Any]:
+        """The game record: rules, options, every action and chance outcome, scoring."""
+        from .record import game_record
+
+        return game_record(self)
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> Game:
+        from .record import replay_record
+
+        return replay_record(record)
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game {self.rules.name} {self.players}p phase={self.phase} "
+            f"player={self.current} ap={self.ap} scores={self.scores}>"
+        )
+
+
+def _shuffled_stack(rs: RuleSet, rng: random.Random) -> list[str]:
+    """Letter groups shuffled separately, A drawn first; the top is the list's end."""
+    stack: list[str] = []
+    for letter in reversed(rs.letters):
+        group = [t.tile_id for t in rs.terrain if t.letter == letter]
+        rng.shuffle(group)
+        stack.extend(group)
+    return stack
+
+
+def _wrong_phase(phase: Phase, detail: str = "") -> IllegalAction:
+    reasons = {
+        Phase.TILE: ("TURN-1", "place the drawn tile first"),
+        Phase.PICK: ("AUC-5", "pick a tile from the display first"),
+        Phase.AUCTION: ("AUC-3", "the auction is running: bid or pass"),
+        Phase.OVER: ("END-2", "the game is over"),
+        Phase.TURN: ("TURN-1", "this is a normal turn: spend action points or end the turn"),
+        Phase.SCORING: ("SCORE-1", "this is a scoring turn: spend action points or end it"),
+    }
+    rule, text = reasons[phase]
+    return IllegalAction(rule, f"{text}" + (f" ({detail})" if detail else ""))
+
+
+_HANDLERS: Final[dict[type, Any]] = {
+    PlaceTile: Game._do_place_tile,
+    PickTile: Game._do_pick,
+    PutFigure: Game._do_put,
+    Move: Game._do_move,
+    SecretPath: Game._do_path,
+    Dig: Game._do_dig,
+    TakeTreasure: Game._do_take,
+    Swap: Game._do_swap,
+    BuildCamp: Game._do_camp,
+    PlaceGuard: Game._do_guard,
+    EndTurn: Game._do_end,
+    Bid: Game._do_bid,
+    Pass: Game._do_pass,
+}
+
+_UNDOABLE: Final = frozenset({Phase.TILE, Phase.TURN, Phase.SCORING, Phase.PICK})

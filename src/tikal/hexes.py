@@ -1,0 +1,118 @@
+"""Hex geometry: one integer per space, axial coordinates inside.
+
+A cell is ``(q + BIAS) << 8 | (r + BIAS)`` for axial coordinates ``(q, r)`` of a
+flat-topped hex grid.  Neighbours are then a constant offset away, so moving
+around the board is one addition with no table lookups.
+
+The standard board sits at its natural place (space ``A1`` is axial ``(0, 0)``);
+the demo plane is centred far away at axial ``(DEMO_Q, DEMO_R)`` so that every
+cell has exactly one printable label without knowing the rule set:
+
+* standard spaces print as column letter + row number (``A1`` .. ``H5``),
+* demo cells print as axial coordinates relative to the demo basecamp (``0,0``,
+  ``1,-1``).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+BIAS: Final = 32
+DEMO_Q: Final = 100
+DEMO_R: Final = 100
+
+#: Directions in the order of ``components.json``: N, NE, SE, S, SW, NW.
+DIRECTION_NAMES: Final = ("N", "NE", "SE", "S", "SW", "NW")
+AXIAL_STEPS: Final = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
+STEP: Final = tuple(dq * 256 + dr for dq, dr in AXIAL_STEPS)
+
+STANDARD_COLUMNS: Final = 8
+STANDARD_ROWS: Final = 5
+
+
+def cell(q: int, r: int) -> int:
+    """The cell id of axial coordinates ``(q, r)``."""
+    return ((q + BIAS) << 8) | (r + BIAS)
+
+
+def axial(c: int) -> tuple[int, int]:
+    """The axial coordinates of cell ``c``."""
+    return (c >> 8) - BIAS, (c & 0xFF) - BIAS
+
+
+def neighbour(c: int, direction: int) -> int:
+    return c + STEP[direction]
+
+
+def opposite(direction: int) -> int:
+    return (direction + 3) % 6
+
+
+def offset_to_cell(col: int, row: int) -> int:
+    """Standard board (col, row) in 'odd-q' offset coordinates to a cell."""
+    return cell(col, row - (col - (col & 1)) // 2)
+
+
+def cell_to_offset(c: int) -> tuple[int, int]:
+    q, r = axial(c)
+    return q, r + (q - (q & 1)) // 2
+
+
+STANDARD_CELLS: Final = tuple(
+    offset_to_cell(col, row) for col in range(STANDARD_COLUMNS) for row in range(STANDARD_ROWS)
+)
+STANDARD_CELL_SET: Final = frozenset(STANDARD_CELLS)
+DEMO_ORIGIN: Final = cell(DEMO_Q, DEMO_R)
+
+_STANDARD_LABELS: Final = {
+    c: f"{chr(ord('A') + cell_to_offset(c)[0])}{cell_to_offset(c)[1] + 1}" for c in STANDARD_CELLS
+}
+_LABEL_TO_CELL: Final = {label: c for c, label in _STANDARD_LABELS.items()}
+_AXIAL_LABEL = re.compile(r"^(-?\d+),(-?\d+)$")
+
+
+def label(c: int) -> str:
+    """Printable name of a cell: ``F3`` on the standard board, ``q,r`` on the demo plane."""
+    name = _STANDARD_LABELS.get(c)
+    if name is not None:
+        return name
+    q, r = axial(c)
+    return f"{q - DEMO_Q},{r - DEMO_R}"
+
+
+def parse_label(text: str) -> int:
+    """Inverse of :func:`label`; raises ``ValueError`` on anything else."""
+    name = text.strip().upper()
+    found = _LABEL_TO_CELL.get(name)
+    if found is not None:
+        return found
+    match = _AXIAL_LABEL.match(name)
+    if match is None:
+        raise ValueError(f"{text!r} is not a space: use A1..H5 on the board or q,r on the demo plane")
+    q, r = int(match.group(1)), int(match.group(2))
+    if not (-BIAS < q < BIAS and -BIAS < r < BIAS):
+        raise ValueError(f"{text!r} is too far from the demo basecamp")
+    return cell(q + DEMO_Q, r + DEMO_R)
+
+
+def distance(a: int, b: int) -> int:
+    """Hex distance between two cells (ignores stones and tiles)."""
+    aq, ar = axial(a)
+    bq, br = axial(b)
+    dq, dr = aq - bq, ar - br
+    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
+
+
+def rotate(stones: tuple[int, ...], rotation: int) -> tuple[int, ...]:
+    """Stones per edge after turning a tile clockwise by ``rotation`` sixth-turns."""
+    k = rotation % 6
+    if k == 0:
+        return stones
+    return stones[-k:] + stones[:-k]
+
+
+def pixel(c: int, size: float = 1.0) -> tuple[float, float]:
+    """Centre of a flat-topped hex in a plane where ``size`` is the corner radius."""
+    q, r = axial(c)
+    return size * 1.5 * q, size * 3**0.5 * (r + q / 2)

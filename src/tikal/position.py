@@ -1,0 +1,350 @@
+"""Position snapshots: any reachable situation as JSON (python-chess's FEN is the model).
+
+``position_to_json`` writes everything, hidden parts included; with
+``public=True`` it writes only what every player may see [HIDDEN-1] (stack as
+counts per letter, face-down tokens as counts).  ``position_from_json`` checks
+that a snapshot is complete and consistent and names the field when it is not.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from . import hexes
+from .actions import TOKEN_LETTERS, parse_action, parse_token, token_name
+from .components import TEMPLE, TREASURE, VOLCANO, rule_set
+from .errors import PositionError
+from .game import GUARDING, OUT, SUPPLY, Game, Phase, ScoreEvent
+
+FORMAT = "tikal-position"
+VERSION = 1
+
+
+def _where(cell: int) -> str:
+    return hexes.label(cell)
+
+
+def _leader_text(value: int) -> str:
+    return {SUPPLY: "supply", OUT: "out", GUARDING: "guard"}.get(value) or _where(value)
+
+
+def _tokens_text(tokens: tuple[int, ...] | list[int]) -> str:
+    return "".join(token_name(t) for t in tokens)
+
+
+def _board_entry(game: Game, cell: int, public: bool) -> dict[str, Any]:
+    tile = game.tiles[cell]
+    spec = tile.spec
+    entry: dict[str, Any] = {
+        "at": _where(cell), "tile": spec.tile_id, "kind": spec.kind, "rotation": tile.rotation,
+        "stones": list(tile.stones),
+    }
+    if spec.kind == TEMPLE:
+        entry["printed"] = spec.value
+        entry["level"] = game.levels[cell]
+    if spec.kind == TREASURE:
+        tokens = game.tokens.get(cell, ())
+        entry["tokens"] = len(tokens) if public else _tokens_text(tokens)
+    if cell in game.camps:
+        entry["camp"] = game.camps[cell]
+    if cell in game.guards:
+        owner, leader = game.guards[cell]
+        entry["guard"] = {"player": owner, "figure": "L" if leader else "W"}
+    return entry
+
+
+def _player_entry(game: Game, p: int) -> dict[str, Any]:
+    return {
+        "leader": _leader_text(game.leader[p]),
+        "workers": {_where(c): n for c, n in sorted(game.workers[p].items())},
+        "supply": game.supply[p],
+        "out": game.out[p],
+        "treasures": _tokens_text([t for t, n in enumerate(game.treasures[p]) for _ in range(n)]),
+        "score": game.scores[p],
+        "bids_paid": game.bids_paid[p],
+    }
+
+
+def position_to_json(game: Game, public: bool = False) -> dict[str, Any]:
+    """A JSON-ready dict of the whole position (or only its public part)."""
+    data: dict[str, Any] = {
+        "format": FORMAT,
+        "version": VERSION,
+        "rules": game.rules.name,
+        "options": dict(game.options),
+        "players": game.players,
+        "phase": game.phase.value,
+        "current": game.current,
+        "ap": game.ap,
+        "drawn": game.drawn,
+        "board": [_board_entry(game, c, public) for c in sorted(game.tiles)],
+        "figures": [_player_entry(game, p) for p in range(game.players)],
+        "level_supply": {str(v): n for v, n in enumerate(game.level_supply) if v >= 2},
+        "display": list(game.display),
+        "markers": list(game.markers),
+        "discarded": list(game.discarded),
+        "turn": {
+            "dug": {_where(c): n for c, n in sorted(game.dug.items())},
+            "taken": {_where(c): n for c, n in sorted(game.taken.items())},
+        },
+        "scoring": {
+            "queue": list(game.scoring_queue),
+            "final": game.scoring_final,
+            "volcano": game.volcano,
+            "holder": game.volcano_holder,
+            "rounds": game.scoring_rounds,
+        },
+        "auction": {
+            "order": list(game.bid_order),
+            "passed": list(game.passed),
+            "high_bid": game.high_bid,
+            "high_bidder": game.high_bidder,
+        },
+        "last_placer": game.last_placer,
+        "tiles_placed": game.tiles_placed,
+    }
+    if public:
+        letters = Counter(game.rules.tile(t).letter for t in game.stack)
+        data["stack"] = {letter: letters[letter] for letter in sorted(letters)}
+        data["unseen_tiles"] = sorted(game.stack)
+        data["token_pool"] = len(game.token_pool)
+    else:
+        data["seed"] = game.seed
+        data["stack"] = list(reversed(game.stack))
+        data["token_pool"] = _tokens_text(game.token_pool)
+    return data
+
+
+# ---------------------------------------------------------------- reading
+
+
+def _get(data: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str = "") -> Any:
+    name = f"{where}{key}"
+    if key not in data:
+        raise PositionError(name, "missing")
+    value = data[key]
+    if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
+        raise PositionError(name, f"expected {getattr(kind, '__name__', kind)}, got {value!r}")
+    return value
+
+
+def _cell(text: Any, field: str, game: Game) -> int:
+    if not isinstance(text, str):
+        raise PositionError(field, f"expected a space name, got {text!r}")
+    try:
+        cell = hexes.parse_label(text)
+    except ValueError as exc:
+        raise PositionError(field, str(exc)) from None
+    if game.rules.bounded_board and cell not in hexes.STANDARD_CELL_SET:
+        raise PositionError(field, f"{text} is not a space of the standard board")
+    return cell
+
+
+def _tokens(text: Any, field: str, game: Game) -> list[int]:
+    if not isinstance(text, str):
+        raise PositionError(field, f"expected treasure letters, got {text!r}")
+    try:
+        tokens = [parse_token(ch) for ch in text]
+    except ValueError as exc:
+        raise PositionError(field, str(exc)) from None
+    if any(t >= game.rules.token_types for t in tokens):
+        raise PositionError(field, f"only types {TOKEN_LETTERS[: game.rules.token_types]} exist")
+    return tokens
+
+
+def _seat(value: Any, field: str, players: int, optional: bool = False) -> Any:
+    if value is None and optional:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < players:
+        raise PositionError(field, f"expected a seat 0..{players - 1}, got {value!r}")
+    return value
+
+
+def position_from_json(data: Any) -> Game:
+    """Build a game from a snapshot; raises :class:`PositionError` naming the bad field."""
+    if not isinstance(data, dict):
+        raise PositionError("position", "expected a JSON object")
+    if data.get("format") != FORMAT:
+        raise PositionError("format", f"expected {FORMAT!r}")
+    name = _get(data, "rules", str)
+    try:
+        rs = rule_set(name)
+    except ValueError as exc:
+        raise PositionError("rules", str(exc)) from None
+    players = _get(data, "players", int)
+    if players not in rs.player_counts:
+        raise PositionError("players", f"{name} is for {rs.player_counts} players")
+    options = {**rs.default_options, **_get(data, "options", dict)}
+    if set(options) - set(rs.default_options):
+        raise PositionError("options", f"unknown option(s) for {name}")
+    seed = data.get("seed")
+    game = Game._empty(rs, players, options, seed if isinstance(seed, int) else None)
+    game.tiles.clear()
+    game.exits.clear()
+    game.frontier.clear()
+    game.levels.clear()
+    _read_board(game, _get(data, "board", list))
+    _read_figures(game, _get(data, "figures", list))
+    _read_supplies(game, data)
+    _read_flow(game, data)
+    _check_conservation(game, data)
+    return game
+
+
+def _read_board(game: Game, board: list[Any]) -> None:
+    rs = game.rules
+    for i, entry in enumerate(board):
+        where = f"board[{i}]."
+        if not isinstance(entry, dict):
+            raise PositionError(f"board[{i}]", "expected an object")
+        cell = _cell(entry.get("at"), where + "at", game)
+        if cell in game.tiles:
+            raise PositionError(where + "at", f"two tiles on {_where(cell)}")
+        try:
+            spec = rs.tile(_get(entry, "tile", str, where))
+        except ValueError as exc:
+            raise PositionError(where + "tile", str(exc)) from None
+        rotation = _get(entry, "rotation", int, where)
+        if not 0 <= rotation <= 5:
+            raise PositionError(where + "rotation", "must be 0-5")
+        game._put_tile(cell, spec, rotation)
+        if spec.kind == TEMPLE and "level" in entry:
+            level = _get(entry, "level", int, where)
+            if not spec.value <= level <= 10:
+                raise PositionError(where + "level", f"must be {spec.value}..10")
+            game.levels[cell] = level
+        if spec.kind == TREASURE:
+            game.tokens[cell] = tuple(_tokens(entry.get("tokens", ""), where + "tokens", game))
+        if "camp" in entry:
+            game.camps[cell] = _seat(entry["camp"], where + "camp", game.players)
+        if "guard" in entry:
+            guard = _get(entry, "guard", dict, where)
+            owner = _seat(guard.get("player"), where + "guard.player", game.players)
+            game.guards[cell] = (owner, guard.get("figure") == "L")
+    for cell, spec in rs.preprinted:
+        if game.tiles.get(cell, None) is None or game.tiles[cell].spec != spec:
+            raise PositionError("board", f"the pre-printed {spec.kind} must stay on {_where(cell)}")
+    # frontier excludes placed cells (``_put_tile`` may have added some before they were placed)
+    game.frontier.difference_update(game.tiles)
+
+
+def _read_figures(game: Game, figures: list[Any]) -> None:
+    if len(figures) != game.players:
+        raise PositionError("figures", f"expected {game.players} entries")
+    for p, entry in enumerate(figures):
+        where = f"figures[{p}]."
+        if not isinstance(entry, dict):
+            raise PositionError(f"figures[{p}]", "expected an object")
+        leader = _get(entry, "leader", str, where)
+        lookup = {"supply": SUPPLY, "out": OUT, "guard": GUARDING}
+        game.leader[p] = lookup[leader] if leader in lookup else _cell(leader, where + "leader", game)
+        workers = _get(entry, "workers", dict, where)
+        game.workers[p] = {}
+        for text, count in workers.items():
+            cell = _cell(text, f"{where}workers.{text}", game)
+            if not isinstance(count, int) or count < 1:
+                raise PositionError(f"{where}workers.{text}", "expected a positive count")
+            game.workers[p][cell] = count
+        for cell in [*game.workers[p], game.leader[p]]:
+            if cell >= 0 and (cell not in game.tiles or game.tiles[cell].spec.kind == VOLCANO):
+                raise PositionError(where, f"a figure stands on {_where(cell)}, not a walkable tile")
+        game.supply[p] = _get(entry, "supply", int, where)
+        game.out[p] = _get(entry, "out", int, where)
+        counts = [0] * game.rules.token_types
+        for t in _tokens(entry.get("treasures", ""), where + "treasures", game):
+            counts[t] += 1
+        game.treasures[p] = tuple(counts)
+        game.scores[p] = _get(entry, "score", int, where)
+        game.bids_paid[p] = int(entry.get("bids_paid", 0))
+
+
+def _read_supplies(game: Game, data: dict[str, Any]) -> None:
+    levels = _get(data, "level_supply", dict)
+    game.level_supply = [0] * 11
+    for key, count in levels.items():
+        if not key.isdigit() or not 2 <= int(key) <= 10 or not isinstance(count, int) or count < 0:
+            raise PositionError(f"level_supply.{key}", "expected level 2..10 with a count >= 0")
+        game.level_supply[int(key)] = count
+    stack = _get(data, "stack", list)
+    for i, tile_id in enumerate(stack):
+        if not isinstance(tile_id, str) or tile_id not in game.rules.tiles_by_id:
+            raise PositionError(f"stack[{i}]", f"unknown tile {tile_id!r}")
+    letters = [game.rules.tile(t).letter for t in stack]
+    if letters != sorted(letters):
+        raise PositionError("stack", "tiles must be in letter order, A first [SETUP-1]")
+    game.stack = list(reversed(stack))
+    game.token_pool = _tokens(data.get("token_pool", ""), "token_pool", game)
+    game.display = list(_get(data, "display", list))
+    game.discarded = list(data.get("discarded", []))
+    markers = _get(data, "markers", list)
+    if len(markers) != game.players or not all(isinstance(m, bool) for m in markers):
+        raise PositionError("markers", f"expected {game.players} booleans")
+    game.markers = list(markers)
+
+
+def _read_flow(game: Game, data: dict[str, Any]) -> None:
+    try:
+        game.phase = Phase(_get(data, "phase", str))
+    except ValueError:
+        raise PositionError("phase", f"one of {', '.join(p.value for p in Phase)}") from None
+    game.current = _seat(data.get("current"), "current", game.players)
+    game.ap = _get(data, "ap", int)
+    if not 0 <= game.ap <= game.rules.action_points:
+        raise PositionError("ap", f"must be 0..{game.rules.action_points}")
+    drawn = data.get("drawn")
+    if drawn is not None and drawn not in game.rules.tiles_by_id:
+        raise PositionError("drawn", f"unknown tile {drawn!r}")
+    if game.phase is Phase.TILE and drawn is None:
+        raise PositionError("drawn", "the tile phase needs a drawn tile")
+    game.drawn = drawn
+    turn = data.get("turn", {})
+    game.dug = {_cell(k, "turn.dug", game): int(v) for k, v in turn.get("dug", {}).items()}
+    game.taken = {_cell(k, "turn.taken", game): int(v) for k, v in turn.get("taken", {}).items()}
+    scoring = data.get("scoring", {})
+    game.scoring_queue = [_seat(p, "scoring.queue", game.players) for p in scoring.get("queue", [])]
+    if game.phase is Phase.SCORING and not game.scoring_queue:
+        raise PositionError("scoring.queue", "a scoring turn needs the queue of scorers")
+    game.scoring_final = bool(scoring.get("final", False))
+    game.volcano = scoring.get("volcano")
+    game.volcano_holder = _seat(scoring.get("holder"), "scoring.holder", game.players, True)
+    game.scoring_rounds = int(scoring.get("rounds", 0))
+    auction = data.get("auction", {})
+    game.bid_order = [_seat(p, "auction.order", game.players) for p in auction.get("order", [])]
+    game.passed = [_seat(p, "auction.passed", game.players) for p in auction.get("passed", [])]
+    game.high_bid = int(auction.get("high_bid", -1))
+    game.high_bidder = _seat(auction.get("high_bidder"), "auction.high_bidder", game.players, True)
+    game.last_placer = _seat(data.get("last_placer"), "last_placer", game.players, True)
+    game.tiles_placed = int(data.get("tiles_placed", 0))
+    for entry in data.get("history", []):
+        game.history.append(parse_action(entry))
+    for event in data.get("score_events", []):
+        game.score_events.append(ScoreEvent(**event))
+
+
+def _check_conservation(game: Game, data: dict[str, Any]) -> None:
+    """Every tile, figure, token and temple level is somewhere exactly once."""
+    rs = game.rules
+    places = [t.spec.tile_id for c, t in game.tiles.items()]
+    places += game.stack + game.display + game.discarded
+    places += [t for t in (game.drawn, game.volcano) if t is not None]
+    counted = Counter(places)
+    expected = Counter(t.tile_id for t in rs.terrain) + Counter(s.tile_id for _, s in rs.preprinted)
+    if counted != expected:
+        extra = sorted((counted - expected).elements())
+        missing = sorted((expected - counted).elements())
+        raise PositionError("board/stack", f"tiles not conserved: extra {extra}, missing {missing}")
+    for p in range(game.players):
+        if sum(game.figures_total(p)) != rs.figures_per_player:
+            raise PositionError(
+                f"figures[{p}]", f"supply + board + out must be {rs.figures_per_player}"
+            )
+    hidden = game.token_pool + [t for stack in game.tokens.values() for t in stack]
+    held = [t for counts in game.treasures for t, n in enumerate(counts) for _ in range(n)]
+    if Counter(hidden + held) != Counter({t: rs.token_copies for t in range(rs.token_types)}):
+        raise PositionError("tokens", f"treasure tokens not conserved ({rs.token_count} in all)")
+    used = Counter(v for c, level in game.levels.items()
+                   for v in range(game.tiles[c].spec.value + 1, level + 1))
+    for v in range(2, 11):
+        if game.level_supply[v] + used[v] != rs.level_supply[v]:
+            raise PositionError("level_supply", f"temple level {v} not conserved")
