@@ -117,6 +117,17 @@ def _cached(kind: type[Action], *args: Any) -> Any:
     return found
 
 
+_PLACEMENTS: dict[int, tuple[PlaceTile, ...]] = {}
+
+
+def _placements(cell: int) -> tuple[PlaceTile, ...]:
+    """The six :class:`PlaceTile` actions of one space, built once."""
+    found = _PLACEMENTS.get(cell)
+    if found is None:
+        found = _PLACEMENTS[cell] = tuple(PlaceTile(cell, r) for r in range(6))
+    return found
+
+
 _ROTATIONS: dict[str, tuple[tuple[int, ...], ...]] = {}
 
 
@@ -399,15 +410,25 @@ class Game:
         frontier = sorted(self.frontier)
         if spec.kind != VOLCANO:
             rotations = _rotations(spec)
-            found = [
-                _cached(PlaceTile, cell, r)
-                for cell in frontier
-                for r in range(6)
-                if self._has_path(cell, rotations[r])
-            ]
+            found = []
+            for cell in frontier:
+                placements = _placements(cell)
+                for r in self._path_rotations(cell, rotations):
+                    found.append(placements[r])
             if found:
                 return found
-        return [_cached(PlaceTile, cell, r) for cell in frontier for r in range(6)]
+        return [a for cell in frontier for a in _placements(cell)]
+
+    def _path_rotations(self, cell: int, rotations: tuple[tuple[int, ...], ...]) -> range | list[int]:
+        """Rotations of a tile on ``cell`` that a path leads to [TILE-3]."""
+        open_dirs = []
+        for d in range(6):
+            other = self.tiles.get(cell + STEP[d])
+            if other is not None and other.spec.kind != VOLCANO:
+                if other.stones[OPPOSITE[d]]:
+                    return range(6)
+                open_dirs.append(d)
+        return [r for r in range(6) if any(rotations[r][d] for d in open_dirs)]
 
     def tile_to_place(self) -> TileSpec | None:
         return self.rules.tile(self.drawn) if self.drawn is not None else None
@@ -447,51 +468,53 @@ class Game:
         workers = self.workers[p]
         exits = self.exits
         for src in workers:
-            for ex in exits[src]:
-                if ex.cost <= ap:
-                    append(ex.worker_move)
+            for cost, _, worker_move, _ in exits[src]:
+                if cost <= ap:
+                    append(worker_move)
         lead = self.leader[p]
         if lead >= 0:
-            for ex in exits[lead]:
-                if ex.cost <= ap:
-                    append(ex.leader_move)
+            for cost, _, _, leader_move in exits[lead]:
+                if cost <= ap:
+                    append(leader_move)
+        camps = self.own_camps(p) if self.camps else []
         if ap >= costs["put"] and (self.supply[p] or lead == SUPPLY):
-            entries = [self.rules.basecamp, *sorted(self.own_camps(p))]
-            for cell in entries:
+            for cell in (rules.basecamp, *sorted(camps)):
                 if self.supply[p]:
                     append(_cached(PutFigure, cell, False))
                 if lead == SUPPLY:
                     append(_cached(PutFigure, cell, True))
-        if "path" in allowed and ap >= costs["path"]:
-            self._path_actions(p, result)
+        if camps and ap >= costs.get("path", 99):
+            self._path_actions(p, camps, result)
         occupied = self._occupied(p)
+        tiles = self.tiles
         if "dig" in allowed and ap >= costs["dig"]:
             for cell in occupied:
-                if self._dig_problem(p, cell) is None:
+                if tiles[cell].spec.kind == TEMPLE and self._dig_problem(p, cell) is None:
                     append(_cached(Dig, cell))
-        if ap >= costs["take"]:
+        if ap >= costs["take"] and self.tokens:
             for cell in occupied:
-                if self._take_problem(p, cell) is None:
+                if self.tokens.get(cell) and self._take_problem(p, cell) is None:
                     append(_cached(TakeTreasure, cell))
         if "swap" in allowed and ap >= costs["swap"]:
             self._swap_actions(p, result)
-        if "camp" in allowed and ap >= costs["camp"] and len(self.own_camps(p)) < rules.camps_max:
-            candidates = occupied if self.options.get("camp_needs_own_figure") else self.tiles
+        if "camp" in allowed and ap >= costs["camp"] and len(camps) < rules.camps_max:
+            candidates = occupied if self.options.get("camp_needs_own_figure") else tiles
             for cell in sorted(candidates):
-                if self._camp_problem(p, cell) is None:
+                if tiles[cell].spec.kind in _CAMP_KINDS and cell not in self.camps and (
+                    self._camp_problem(p, cell) is None
+                ):
                     append(_cached(BuildCamp, cell))
-        if "guard" in allowed and ap >= costs["guard"]:
+        if "guard" in allowed and ap >= costs["guard"] and self.guards_of(p) < rules.guards_max:
             for cell in occupied:
+                if tiles[cell].spec.kind != TEMPLE or cell in self.guards:
+                    continue
                 for leader in (False, True):
                     if self._guard_problem(p, cell, leader) is None:
                         append(_cached(PlaceGuard, cell, leader))
         append(END_TURN)
         return result
 
-    def _path_actions(self, p: int, result: list[Action]) -> None:
-        camps = self.own_camps(p)
-        if not camps:
-            return
+    def _path_actions(self, p: int, camps: list[int], result: list[Action]) -> None:
         ends = [self.rules.basecamp, *sorted(camps)]
         for src in ends:
             has_worker = self.workers[p].get(src, 0) > 0
@@ -522,78 +545,74 @@ class Game:
     # Each returns None when allowed, or (rule id, message) explaining why not.
 
     def _dig_problem(self, p: int, cell: int) -> tuple[str, str] | None:
-        where = hexes.label(cell)
         tile = self.tiles.get(cell)
         if tile is None or tile.spec.kind != TEMPLE:
-            return "DIG-1", f"{where} is not a temple"
+            return "DIG-1", f"{hexes.label(cell)} is not a temple"
         if cell in self.guards:
-            return "DIG-5", f"the temple on {where} is guarded and can no longer be dug"
+            return "DIG-5", f"the temple on {hexes.label(cell)} is guarded and can no longer be dug"
         done = self.dug.get(cell, 0)
         if done >= 2:
-            return "DIG-3", f"you already dug 2 levels on {where} this turn"
+            return "DIG-3", f"you already dug 2 levels on {hexes.label(cell)} this turn"
         have = self.figures_on(p, cell)
         if have < done + 1:
             need = "one own figure" if done == 0 else f"{done + 1} own figures"
-            return "DIG-2", f"digging on {where} needs {need} there, you have {have}"
+            return "DIG-2", f"digging on {hexes.label(cell)} needs {need} there, you have {have}"
         nxt = self.levels[cell] + 1
         if nxt > MAX_LEVEL or self.level_supply[nxt] == 0:
-            return "DIG-4", f"no temple level {nxt} is left, so {where} cannot be dug"
+            return "DIG-4", f"no temple level {nxt} is left, so {hexes.label(cell)} cannot be dug"
         return None
 
     def _take_problem(self, p: int, cell: int) -> tuple[str, str] | None:
-        where = hexes.label(cell)
         tile = self.tiles.get(cell)
         if tile is None or tile.spec.kind != TREASURE:
-            return "TREASURE-1", f"{where} is not a treasure tile"
+            return "TREASURE-1", f"{hexes.label(cell)} is not a treasure tile"
         if not self.tokens.get(cell):
-            return "TREASURE-1", f"no treasure is left on {where}"
+            return "TREASURE-1", f"no treasure is left on {hexes.label(cell)}"
         done = self.taken.get(cell, 0)
         if done >= 2:
-            return "TREASURE-3", f"you already took 2 treasures on {where} this turn"
+            return "TREASURE-3", f"you already took 2 treasures on {hexes.label(cell)} this turn"
         have = self.figures_on(p, cell)
         if have < done + 1:
             return "TREASURE-2", (
-                f"taking a treasure number {done + 1} on {where} this turn needs "
+                f"taking a treasure number {done + 1} on {hexes.label(cell)} this turn needs "
                 f"{done + 1} own figure(s) there, you have {have}"
             )
         return None
 
     def _camp_problem(self, p: int, cell: int) -> tuple[str, str] | None:
-        where = hexes.label(cell)
         tile = self.tiles.get(cell)
         if tile is None:
-            return "CAMP-1", f"there is no tile on {where}"
+            return "CAMP-1", f"there is no tile on {hexes.label(cell)}"
         kind = tile.spec.kind
         if kind == TREASURE and self.tokens.get(cell):
-            return "TREASURE-4", f"treasures are still left on {where}; no camp until it is empty"
+            return "TREASURE-4", f"treasures are still left on {hexes.label(cell)}; no camp until it is empty"
         if kind not in (JUNGLE, TREASURE):
-            return "CAMP-1", f"camps go on jungle or emptied treasure tiles, {where} is a {kind}"
+            return "CAMP-1", f"camps go on jungle or emptied treasure tiles, {hexes.label(cell)} is a {kind}"
         if cell in self.camps:
-            return "CAMP-2", f"{where} already has a camp"
+            return "CAMP-2", f"{hexes.label(cell)} already has a camp"
         if len(self.own_camps(p)) >= self.rules.camps_max:
             return "CAMP-2", f"you already built your {self.rules.camps_max} camps"
         if self.options.get("camp_needs_own_figure") and not self.figures_on(p, cell):
-            return "CAMP-3", f"you need one of your own figures on {where} to build a camp there"
+            return "CAMP-3", f"you need one of your own figures on {hexes.label(cell)} to build a camp there"
         return None
 
     def _guard_problem(self, p: int, cell: int, leader: bool) -> tuple[str, str] | None:
-        where = hexes.label(cell)
         tile = self.tiles.get(cell)
         if tile is None or tile.spec.kind != TEMPLE:
-            return "GUARD-1", f"guards stand on temples, {where} is not one"
+            return "GUARD-1", f"guards stand on temples, {hexes.label(cell)} is not one"
         if cell in self.guards:
-            return "GUARD-1", f"the temple on {where} already has a guard"
-        if self.guards_of(p) >= self.rules.guards_max:
+            return "GUARD-1", f"the temple on {hexes.label(cell)} already has a guard"
+        if self.guards and self.guards_of(p) >= self.rules.guards_max:
             return "GUARD-4", f"you already guard {self.rules.guards_max} temples"
         if leader and self.leader[p] != cell:
-            return "GUARD-1", f"your leader is not on {where}"
+            return "GUARD-1", f"your leader is not on {hexes.label(cell)}"
         if not leader and not self.workers[p].get(cell, 0):
-            return "GUARD-1", f"you have no worker on {where}"
+            return "GUARD-1", f"you have no worker on {hexes.label(cell)}"
         mine = self.strength(p, cell)
         best_other = max((self.strength(o, cell) for o in range(self.players) if o != p), default=0)
         if mine <= best_other:
             return "GUARD-1", (
-                f"a guard needs the strictly highest strength on {where}: "
+                f"a guard needs the strictly highest strength on {hexes.label(cell)}: "
                 f"yours is {mine}, the best opponent has {best_other}"
             )
         return None
@@ -1200,4 +1219,5 @@ _HANDLERS: Final[dict[type, Any]] = {
     Pass: Game._do_pass,
 }
 
+_CAMP_KINDS: Final = (JUNGLE, TREASURE)
 _UNDOABLE: Final = frozenset({Phase.TILE, Phase.TURN, Phase.SCORING, Phase.PICK})
