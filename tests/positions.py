@@ -95,6 +95,45 @@ class Position:
         self.data.update(fields)
         return self
 
+    # -- stack, guards, levels (added for tests/test_rules_*.py) -------------
+    def next_tiles(self, *tile_ids: str) -> Position:
+        """Put ``tile_ids`` on top of the stack, drawn in this order (keep letter order valid)."""
+        rest = [t for t in self.data["stack"] if t not in tile_ids]
+        self.data["stack"] = [*tile_ids, *rest]
+        return self
+
+    def discard(self, *tile_ids: str) -> Position:
+        """Take tiles out of the stack and put them on the discard pile."""
+        for tile_id in tile_ids:
+            self.data["stack"].remove(tile_id)
+            self.data["discarded"].append(tile_id)
+        return self
+
+    def draw(self, tile_id: str) -> Position:
+        """The current seat has just drawn ``tile_id`` and must place it (tile phase)."""
+        self.data["stack"].remove(tile_id)
+        self.data["drawn"] = tile_id
+        self.data["phase"] = "tile"
+        return self
+
+    def guard(self, at: str, player: int, leader: bool = False) -> Position:
+        """``player`` guards the temple on ``at`` with a worker from the supply (or the leader)."""
+        self.entry(at)["guard"] = {"player": player, "figure": "L" if leader else "W"}
+        fig = self.data["figures"][player]
+        if leader:
+            fig["leader"] = "guard"
+        else:
+            fig["supply"] -= 1
+        return self
+
+    def level(self, at: str, level: int) -> Position:
+        """Raise the temple on ``at`` to ``level``, taking the level tiles from the supply."""
+        entry = self.entry(at)
+        for v in range(entry["level"] + 1, level + 1):
+            self.data["level_supply"][str(v)] -= 1
+        entry["level"] = level
+        return self
+
     def game(self) -> Game:
         return Game.from_json(copy.deepcopy(self.data))
 
