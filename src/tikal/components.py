@@ -67,6 +67,7 @@ class RuleSet:
     workers: int
     camps_max: int
     guards_max: int
+    basecamp_cell: int
     tiles_by_id: dict[str, TileSpec] = field(default_factory=dict)
 
     @property
@@ -83,7 +84,7 @@ class RuleSet:
 
     @property
     def basecamp(self) -> int:
-        return next(c for c, spec in self.preprinted if spec.kind == BASECAMP)
+        return self.basecamp_cell
 
     def tile(self, tile_id: str) -> TileSpec:
         try:
@@ -171,6 +172,7 @@ def rule_set(name: str) -> RuleSet:
         workers=int(per_player["workers"]),
         camps_max=int(per_player.get("camps", 0)),
         guards_max=int(per_player.get("guards_max", 0)),
+        basecamp_cell=next(c for c, spec in preprinted if spec.kind == BASECAMP),
     )
     result.tiles_by_id.update({t.tile_id: t for t in terrain})
     result.tiles_by_id.update({spec.tile_id: spec for _, spec in preprinted})

@@ -128,6 +128,45 @@ def _placements(cell: int) -> tuple[PlaceTile, ...]:
     return found
 
 
+class CellActions(NamedTuple):
+    """The actions tied to one space, built once per space and shared."""
+
+    dig: Dig
+    take: TakeTreasure
+    camp: BuildCamp
+    guard_worker: PlaceGuard
+    guard_leader: PlaceGuard
+    put_worker: PutFigure
+    put_leader: PutFigure
+
+
+_CELL_ACTIONS: dict[int, CellActions] = {}
+
+
+def _cell_actions(cell: int) -> CellActions:
+    found = _CELL_ACTIONS.get(cell)
+    if found is None:
+        found = _CELL_ACTIONS[cell] = CellActions(
+            Dig(cell), TakeTreasure(cell), BuildCamp(cell), PlaceGuard(cell, False),
+            PlaceGuard(cell, True), PutFigure(cell, False), PutFigure(cell, True),
+        )
+    return found
+
+
+_MASKS: dict[str, tuple[int, ...]] = {}
+
+
+def _stone_masks(spec: TileSpec) -> tuple[int, ...]:
+    """Per rotation, the bit mask of edges that show stones."""
+    key = spec.tile_id + str(spec.stones)
+    found = _MASKS.get(key)
+    if found is None:
+        found = _MASKS[key] = tuple(
+            sum(1 << d for d in range(6) if stones[d]) for stones in _rotations(spec)
+        )
+    return found
+
+
 _ROTATIONS: dict[str, tuple[tuple[int, ...], ...]] = {}
 
 
@@ -145,16 +184,54 @@ class Game:
     """A game of Tikal: position, whose turn, and the history that led here."""
 
     __slots__ = (
-        "rules", "options", "players", "seed",
-        "tiles", "exits", "frontier", "levels", "level_supply", "tokens", "token_pool",
-        "camps", "guards", "workers", "leader", "supply", "out", "treasures", "scores",
-        "stack", "display", "markers", "discarded",
-        "phase", "current", "ap", "drawn", "dug", "taken",
-        "scoring_queue", "scoring_final", "volcano", "volcano_holder",
-        "bid_order", "passed", "high_bid", "high_bidder", "bids_paid",
-        "last_placer", "tiles_placed", "scoring_rounds",
-        "history", "score_events",
-        "undo_enabled", "_undo_base", "_undo_actions", "_forced_draws", "_forced_tokens",
+        "_forced_draws",
+        "_forced_tokens",
+        "_undo_actions",
+        "_undo_base",
+        "ap",
+        "bid_order",
+        "bids_paid",
+        "camps",
+        "current",
+        "discarded",
+        "display",
+        "drawn",
+        "dug",
+        "exits",
+        "frontier",
+        "guards",
+        "high_bid",
+        "high_bidder",
+        "history",
+        "last_placer",
+        "leader",
+        "level_supply",
+        "levels",
+        "markers",
+        "options",
+        "out",
+        "passed",
+        "phase",
+        "players",
+        "rules",
+        "score_events",
+        "scores",
+        "scoring_final",
+        "scoring_queue",
+        "scoring_rounds",
+        "seed",
+        "stack",
+        "supply",
+        "taken",
+        "tiles",
+        "tiles_placed",
+        "token_pool",
+        "tokens",
+        "treasures",
+        "undo_enabled",
+        "volcano",
+        "volcano_holder",
+        "workers",
     )
 
     rules: RuleSet
@@ -400,35 +477,41 @@ class Game:
         tiles = self.tiles
         for d in range(6):
             other = tiles.get(cell + STEP[d])
-            if other is not None and other.spec.kind != VOLCANO:
-                if stones[d] + other.stones[OPPOSITE[d]]:
-                    return True
+            if other is not None and other.spec.kind != VOLCANO and (
+                stones[d] + other.stones[OPPOSITE[d]]
+            ):
+                return True
         return False
 
     def _tile_placements(self, spec: TileSpec) -> list[PlaceTile]:
         """All legal (space, rotation) pairs [TILE-1..5]."""
         frontier = sorted(self.frontier)
         if spec.kind != VOLCANO:
-            rotations = _rotations(spec)
-            found = []
+            masks = _stone_masks(spec)
+            found: list[PlaceTile] = []
             for cell in frontier:
                 placements = _placements(cell)
-                for r in self._path_rotations(cell, rotations):
-                    found.append(placements[r])
+                open_mask = self._open_mask(cell)
+                if open_mask < 0:
+                    found.extend(placements)
+                elif open_mask:
+                    found.extend(placements[r] for r in range(6) if masks[r] & open_mask)
             if found:
                 return found
         return [a for cell in frontier for a in _placements(cell)]
 
-    def _path_rotations(self, cell: int, rotations: tuple[tuple[int, ...], ...]) -> range | list[int]:
-        """Rotations of a tile on ``cell`` that a path leads to [TILE-3]."""
-        open_dirs = []
+    def _open_mask(self, cell: int) -> int:
+        """Edges of ``cell`` that face a placed non-volcano tile, as a bit mask;
+        -1 when a neighbour already shows stones there (every rotation has a path)."""
+        mask = 0
+        tiles = self.tiles
         for d in range(6):
-            other = self.tiles.get(cell + STEP[d])
+            other = tiles.get(cell + STEP[d])
             if other is not None and other.spec.kind != VOLCANO:
                 if other.stones[OPPOSITE[d]]:
-                    return range(6)
-                open_dirs.append(d)
-        return [r for r in range(6) if any(rotations[r][d] for d in open_dirs)]
+                    return -1
+                mask |= 1 << d
+        return mask
 
     def tile_to_place(self) -> TileSpec | None:
         return self.rules.tile(self.drawn) if self.drawn is not None else None
@@ -446,7 +529,8 @@ class Game:
             return list(self._tile_placements(spec))
         if phase is Phase.AUCTION:
             low = self.high_bid + 1
-            bids: list[Action] = [_cached(Bid, b) for b in range(low, self.scores[self.current] + 1)]
+            top = self.scores[self.current]
+            bids: list[Action] = [_cached(Bid, b) for b in range(low, top + 1)]
             bids.append(PASS)
             return bids
         if phase is Phase.PICK:
@@ -462,7 +546,7 @@ class Game:
 
     def _ap_actions(self) -> list[Action]:
         p, ap, rules = self.current, self.ap, self.rules
-        allowed, costs = rules.actions, rules.costs
+        costs = rules.costs
         result: list[Action] = []
         append = result.append
         workers = self.workers[p]
@@ -479,40 +563,70 @@ class Game:
         camps = self.own_camps(p) if self.camps else []
         if ap >= costs["put"] and (self.supply[p] or lead == SUPPLY):
             for cell in (rules.basecamp, *sorted(camps)):
+                put = _cell_actions(cell)
                 if self.supply[p]:
-                    append(_cached(PutFigure, cell, False))
+                    append(put.put_worker)
                 if lead == SUPPLY:
-                    append(_cached(PutFigure, cell, True))
+                    append(put.put_leader)
         if camps and ap >= costs.get("path", 99):
             self._path_actions(p, camps, result)
-        occupied = self._occupied(p)
-        tiles = self.tiles
-        if "dig" in allowed and ap >= costs["dig"]:
-            for cell in occupied:
-                if tiles[cell].spec.kind == TEMPLE and self._dig_problem(p, cell) is None:
-                    append(_cached(Dig, cell))
-        if ap >= costs["take"] and self.tokens:
-            for cell in occupied:
-                if self.tokens.get(cell) and self._take_problem(p, cell) is None:
-                    append(_cached(TakeTreasure, cell))
-        if "swap" in allowed and ap >= costs["swap"]:
+        self._site_actions(p, camps, result)
+        if "swap" in rules.actions and ap >= costs["swap"]:
             self._swap_actions(p, result)
-        if "camp" in allowed and ap >= costs["camp"] and len(camps) < rules.camps_max:
-            candidates = occupied if self.options.get("camp_needs_own_figure") else tiles
-            for cell in sorted(candidates):
-                if tiles[cell].spec.kind in _CAMP_KINDS and cell not in self.camps and (
-                    self._camp_problem(p, cell) is None
-                ):
-                    append(_cached(BuildCamp, cell))
-        if "guard" in allowed and ap >= costs["guard"] and self.guards_of(p) < rules.guards_max:
-            for cell in occupied:
-                if tiles[cell].spec.kind != TEMPLE or cell in self.guards:
-                    continue
-                for leader in (False, True):
-                    if self._guard_problem(p, cell, leader) is None:
-                        append(_cached(PlaceGuard, cell, leader))
         append(END_TURN)
         return result
+
+    def _site_actions(self, p: int, camps: list[int], result: list[Action]) -> None:
+        """Dig, take, camp and guard where the player has figures (cheap checks inline;
+        they mirror the ``_*_problem`` methods, which remain the authority on apply)."""
+        ap, rules = self.ap, self.rules
+        allowed, costs = rules.actions, rules.costs
+        can_dig = "dig" in allowed and ap >= costs["dig"]
+        can_take = ap >= costs["take"] and bool(self.tokens)
+        can_camp = "camp" in allowed and ap >= costs["camp"] and len(camps) < rules.camps_max
+        can_guard = "guard" in allowed and ap >= costs["guard"] and (
+            not self.guards or self.guards_of(p) < rules.guards_max
+        )
+        if not (can_dig or can_take or can_camp or can_guard):
+            return
+        workers, lead = self.workers[p], self.leader[p]
+        tiles, tokens, guards = self.tiles, self.tokens, self.guards
+        occupied = sorted(self._occupied(p))
+        camp_sites = occupied
+        if can_camp and not self.options.get("camp_needs_own_figure"):
+            camp_sites = sorted(tiles)
+        for cell in occupied:
+            kind = tiles[cell].spec.kind
+            figures = workers.get(cell, 0) + (lead == cell)
+            acts = _cell_actions(cell)
+            if kind == TEMPLE:
+                if cell in guards:
+                    continue
+                if can_dig:
+                    done = self.dug.get(cell, 0)
+                    nxt = self.levels[cell] + 1
+                    if done < 2 and figures > done and nxt <= MAX_LEVEL and self.level_supply[nxt]:
+                        result.append(acts.dig)
+                if can_guard and self._strictly_strongest(p, cell):
+                    if workers.get(cell, 0):
+                        result.append(acts.guard_worker)
+                    if lead == cell:
+                        result.append(acts.guard_leader)
+            elif kind == TREASURE and can_take and tokens.get(cell):
+                done = self.taken.get(cell, 0)
+                if done < 2 and figures > done:
+                    result.append(acts.take)
+        if can_camp:
+            for cell in camp_sites:
+                kind = tiles[cell].spec.kind
+                if (kind == JUNGLE or (kind == TREASURE and not tokens.get(cell))) and (
+                    cell not in self.camps
+                ):
+                    result.append(_cell_actions(cell).camp)
+
+    def _strictly_strongest(self, p: int, cell: int) -> bool:
+        mine = self.strength(p, cell)
+        return all(self.strength(o, cell) < mine for o in range(self.players) if o != p)
 
     def _path_actions(self, p: int, camps: list[int], result: list[Action]) -> None:
         ends = [self.rules.basecamp, *sorted(camps)]
@@ -585,15 +699,18 @@ class Game:
             return "CAMP-1", f"there is no tile on {hexes.label(cell)}"
         kind = tile.spec.kind
         if kind == TREASURE and self.tokens.get(cell):
-            return "TREASURE-4", f"treasures are still left on {hexes.label(cell)}; no camp until it is empty"
+            where = hexes.label(cell)
+            return "TREASURE-4", f"treasures are still left on {where}; no camp until it is empty"
         if kind not in (JUNGLE, TREASURE):
-            return "CAMP-1", f"camps go on jungle or emptied treasure tiles, {hexes.label(cell)} is a {kind}"
+            where = hexes.label(cell)
+            return "CAMP-1", f"camps go on jungle or emptied treasure tiles, {where} is a {kind}"
         if cell in self.camps:
             return "CAMP-2", f"{hexes.label(cell)} already has a camp"
         if len(self.own_camps(p)) >= self.rules.camps_max:
             return "CAMP-2", f"you already built your {self.rules.camps_max} camps"
         if self.options.get("camp_needs_own_figure") and not self.figures_on(p, cell):
-            return "CAMP-3", f"you need one of your own figures on {hexes.label(cell)} to build a camp there"
+            where = hexes.label(cell)
+            return "CAMP-3", f"you need one of your own figures on {where} to build a camp there"
         return None
 
     def _guard_problem(self, p: int, cell: int, leader: bool) -> tuple[str, str] | None:
@@ -706,13 +823,13 @@ class Game:
             raise IllegalAction("TILE-1", f"{where} is already taken")
         if cell not in self.frontier:
             raise IllegalAction("TILE-1", f"{where} is not next to a placed tile")
-        if spec.kind != VOLCANO and not self._has_path(cell, _rotations(spec)[rotation]):
-            if self._path_placements(spec):
-                raise IllegalAction(
-                    "TILE-3",
-                    f"no path leads to the {spec.describe()} on {where} turned {rotation}: "
-                    "a shared edge needs stones on at least one side",
-                )
+        no_path = spec.kind != VOLCANO and not self._has_path(cell, _rotations(spec)[rotation])
+        if no_path and self._path_placements(spec):
+            raise IllegalAction(
+                "TILE-3",
+                f"no path leads to the {spec.describe()} on {where} turned {rotation}: "
+                "a shared edge needs stones on at least one side",
+            )
         self._put_tile(cell, spec, rotation)
         self.drawn = None
         self.tiles_placed += 1
@@ -762,13 +879,14 @@ class Game:
             self.workers[p][cell] = self.workers[p].get(cell, 0) + 1
 
     def _check_mover(self, p: int, src: int, leader: bool) -> None:
-        where = hexes.label(src)
         if leader and self.leader[p] != src:
+            where = hexes.label(src)
             guard = self.guards.get(src)
             if guard == (p, True):
                 raise IllegalAction("GUARD-3", f"your leader guards {where} and never moves again")
             raise IllegalAction("MOVE-4", f"your leader is not on {where}")
         if not leader and not self.workers[p].get(src, 0):
+            where = hexes.label(src)
             if self.guards.get(src) == (p, False):
                 raise IllegalAction("GUARD-3", f"your worker on {where} is a guard and never moves")
             raise IllegalAction("MOVE-4", f"you have no worker on {where}")
@@ -789,19 +907,23 @@ class Game:
         self._require_ap_phase("move")
         p, src, dst = self.current, action.src, action.dst
         self._check_mover(p, src, action.leader)
-        a, b = hexes.label(src), hexes.label(dst)
         target = self.tiles.get(dst)
-        direction = next((d for d in range(6) if src + STEP[d] == dst), None)
+        direction = _DIRECTION_OF.get(dst - src)
         if direction is None:
+            a, b = hexes.label(src), hexes.label(dst)
             raise IllegalAction("MOVE-1", f"{a} and {b} are not neighbours")
         if target is None:
-            raise IllegalAction("MOVE-1", f"there is no tile on {b}")
+            raise IllegalAction("MOVE-1", f"there is no tile on {hexes.label(dst)}")
         if target.spec.kind == VOLCANO:
-            raise IllegalAction("MOVE-3", f"{b} is a volcano; nobody can enter it")
+            raise IllegalAction("MOVE-3", f"{hexes.label(dst)} is a volcano; nobody can enter it")
         cost = self.tiles[src].stones[direction] + target.stones[OPPOSITE[direction]]
-        if cost == 0:
-            raise IllegalAction("MOVE-2", f"no stones lead from {a} to {b}; that edge is impassable")
-        self._pay(cost, "MOVE-1", f"moving from {a} to {b}")
+        if cost == 0 or cost > self.ap:
+            a, b = hexes.label(src), hexes.label(dst)
+            if cost == 0:
+                raise IllegalAction("MOVE-2", f"no stones lead from {a} to {b}: impassable edge")
+            raise IllegalAction(
+                "MOVE-1", f"moving from {a} to {b} costs {cost} AP, you have {self.ap}"
+            )
         self.ap -= cost
         self._shift(p, src, dst, action.leader)
 
@@ -1220,4 +1342,5 @@ _HANDLERS: Final[dict[type, Any]] = {
 }
 
 _CAMP_KINDS: Final = (JUNGLE, TREASURE)
+_DIRECTION_OF: Final = {step: d for d, step in enumerate(STEP)}
 _UNDOABLE: Final = frozenset({Phase.TILE, Phase.TURN, Phase.SCORING, Phase.PICK})

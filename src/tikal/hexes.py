@@ -89,7 +89,9 @@ def parse_label(text: str) -> int:
         return found
     match = _AXIAL_LABEL.match(name)
     if match is None:
-        raise ValueError(f"{text!r} is not a space: use A1..H5 on the board or q,r on the demo plane")
+        raise ValueError(
+            f"{text!r} is not a space: use A1..H5 on the board or q,r on the demo plane"
+        )
     q, r = int(match.group(1)), int(match.group(2))
     if not (-BIAS < q < BIAS and -BIAS < r < BIAS):
         raise ValueError(f"{text!r} is too far from the demo basecamp")

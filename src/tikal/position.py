@@ -238,7 +238,10 @@ def _read_figures(game: Game, figures: list[Any]) -> None:
             raise PositionError(f"figures[{p}]", "expected an object")
         leader = _get(entry, "leader", str, where)
         lookup = {"supply": SUPPLY, "out": OUT, "guard": GUARDING}
-        game.leader[p] = lookup[leader] if leader in lookup else _cell(leader, where + "leader", game)
+        if leader in lookup:
+            game.leader[p] = lookup[leader]
+        else:
+            game.leader[p] = _cell(leader, where + "leader", game)
         workers = _get(entry, "workers", dict, where)
         game.workers[p] = {}
         for text, count in workers.items():
@@ -248,7 +251,7 @@ def _read_figures(game: Game, figures: list[Any]) -> None:
             game.workers[p][cell] = count
         for cell in [*game.workers[p], game.leader[p]]:
             if cell >= 0 and (cell not in game.tiles or game.tiles[cell].spec.kind == VOLCANO):
-                raise PositionError(where, f"a figure stands on {_where(cell)}, not a walkable tile")
+                raise PositionError(where, f"a figure on {_where(cell)}, which is not walkable")
         game.supply[p] = _get(entry, "supply", int, where)
         game.out[p] = _get(entry, "out", int, where)
         counts = [0] * game.rules.token_types
