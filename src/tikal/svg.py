@@ -221,7 +221,7 @@ def _icon(spec: TileSpec, size: float, level: int | None, tokens: int | None) ->
                 f'fill="#f3d27a"/><circle cx="{_num(mx + 1.6 * s)}" cy="{_num(y - 1.5 * s)}" '
                 f'r="{_num(1 * s)}" fill="#f3d27a"/>'
             )
-        label = f"×{n}" if n else "empty"
+        label = f"\u00d7{n}" if n else "empty"
         marks.append(
             f'<text class="cnt" x="{_num(20 * s)}" y="{_num(y + 4 * s)}" text-anchor="middle" '
             f'font-size="{_num(11 * s)}" fill="#1d1c18">{label}</text>'
@@ -238,13 +238,13 @@ def _icon(spec: TileSpec, size: float, level: int | None, tokens: int | None) ->
             f'fill="none"/>'
         )
     if spec.kind == BASECAMP:
+        flag = [(-6 * s, y - 14 * s), (8 * s, y - 9 * s), (-6 * s, y - 4 * s)]
         return (
             f'<line x1="{_num(-6 * s)}" y1="{_num(y + 8 * s)}" x2="{_num(-6 * s)}" '
             f'y2="{_num(y - 14 * s)}" stroke="#3f3b30" stroke-width="{_num(1.6 * s)}"/>'
-            f'<polygon points="{_points([(-6 * s, y - 14 * s), (8 * s, y - 9 * s), (-6 * s, y - 4 * s)])}" '
-            f'fill="#b3261e"/>'
-            f'<text class="small" x="{_num(4 * s)}" y="{_num(y + 8 * s)}" font-size="{_num(8 * s)}" '
-            f'font-weight="700">BASE</text>'
+            f'<polygon points="{_points(flag)}" fill="#b3261e"/>'
+            f'<text class="small" x="{_num(4 * s)}" y="{_num(y + 8 * s)}" '
+            f'font-size="{_num(8 * s)}" font-weight="700">BASE</text>'
         )
     return ""
 

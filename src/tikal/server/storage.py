@@ -1,0 +1,253 @@
+"""Durable storage of games: setup plus an append-only log of entries.
+
+A game is stored as its rule set, options, seats (with their secret tokens),
+the secret seed and the log of what happened: every player action with the
+chance outcomes it produced (tiles drawn, treasures revealed), and every undo.
+Nothing else is needed to rebuild the game exactly (see ``manager.py``).
+
+:class:`Storage` is the interface; :class:`SqliteStorage` implements it with
+the standard library's ``sqlite3`` (WAL journal, ``synchronous=FULL``): an
+entry is committed before the server acknowledges the move, so killing the
+server (even with SIGKILL) loses nothing that a client was told about.  A
+PostgreSQL implementation only has to provide the same few methods.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Protocol
+
+
+class StorageConflict(Exception):
+    """An entry with this sequence number is already stored (a concurrent or replayed move)."""
+
+
+@dataclass(frozen=True)
+class SeatRecord:
+    """One seat: a human (with an invite token) or a bot (with a level)."""
+
+    kind: str  # "human" or "bot"
+    name: str
+    level: str | None = None
+    token: str | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        return {"kind": self.kind, "name": self.name, "level": self.level, "token": self.token}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> SeatRecord:
+        return cls(str(data["kind"]), str(data["name"]), data.get("level"), data.get("token"))
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """Everything about a game that is fixed at creation."""
+
+    game_id: str
+    rules: str
+    players: int
+    options: dict[str, Any]
+    seed: int
+    seats: tuple[SeatRecord, ...]
+    #: token -> seats it may act for (each human seat's own token, plus hot-seat tokens)
+    tokens: dict[str, tuple[int, ...]]
+    created: float = field(default_factory=time.time)
+    kind: str = "game"  # "game" (played here) or "replay" (an uploaded record)
+    record: dict[str, Any] | None = None  # the uploaded record, for kind == "replay"
+
+
+@dataclass(frozen=True)
+class LogEntry:
+    """One step of a game: ``kind`` is "action" (with ``chance``) or "undo"."""
+
+    seq: int  # 1, 2, 3, ... per game; the state counter after this entry
+    kind: str
+    seat: int
+    action: str | None = None
+    chance: tuple[str, ...] = ()
+    at: float = field(default_factory=time.time)
+
+
+class Storage(Protocol):
+    """What the server needs from a database."""
+
+    def create(self, game: GameRecord) -> None:
+        """Store a new game (its id must be new)."""
+        ...
+
+    def append(self, game_id: str, entry: LogEntry) -> None:
+        """Durably append ``entry``; raises :class:`StorageConflict` if ``entry.seq`` exists."""
+        ...
+
+    def load(self, game_id: str) -> tuple[GameRecord, list[LogEntry]] | None:
+        """A game and its log, or None."""
+        ...
+
+    def game_ids(self, kind: str = "game") -> list[str]:
+        """Ids of all stored games of ``kind``, oldest first."""
+        ...
+
+    def set_status(self, game_id: str, status: str) -> None:
+        """Remember a short status ("playing", "over") for listings."""
+        ...
+
+    def listing(self, limit: int = 50) -> list[dict[str, Any]]:
+        """Recent games: id, rules, players, status, created, updated, seats (names, kinds)."""
+        ...
+
+    def close(self) -> None: ...
+
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL DEFAULT 'game',
+    rules TEXT NOT NULL,
+    players INTEGER NOT NULL,
+    options TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    seats TEXT NOT NULL,
+    tokens TEXT NOT NULL,
+    record TEXT,
+    status TEXT NOT NULL DEFAULT 'playing',
+    created REAL NOT NULL,
+    updated REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS log (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    action TEXT,
+    chance TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+INSERT OR IGNORE INTO meta VALUES ('schema', '1');
+"""
+
+
+class SqliteStorage:
+    """:class:`Storage` in one SQLite file (``:memory:`` works too, for tests)."""
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        if self.path != ":memory:":
+            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        self._lock = threading.Lock()
+        self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+        self._db.execute("PRAGMA journal_mode=WAL")
+        self._db.execute("PRAGMA synchronous=FULL")
+        self._db.execute("PRAGMA foreign_keys=ON")
+        self._db.executescript(SCHEMA)
+
+    def create(self, game: GameRecord) -> None:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute(
+                    "INSERT INTO games (id, kind, rules, players, options, seed, seats, tokens, "
+                    "record, status, created, updated) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                    (
+                        game.game_id, game.kind, game.rules, game.players,
+                        json.dumps(game.options), game.seed,
+                        json.dumps([s.to_json() for s in game.seats]),
+                        json.dumps({t: list(s) for t, s in game.tokens.items()}),
+                        json.dumps(game.record) if game.record is not None else None,
+                        "playing" if game.kind == "game" else "replay",
+                        game.created, game.created,
+                    ),
+                )
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def append(self, game_id: str, entry: LogEntry) -> None:
+        with self._lock:
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute(
+                    "INSERT INTO log (game_id, seq, kind, seat, action, chance, at) "
+                    "VALUES (?,?,?,?,?,?,?)",
+                    (
+                        game_id, entry.seq, entry.kind, entry.seat, entry.action,
+                        json.dumps(list(entry.chance)), entry.at,
+                    ),
+                )
+                self._db.execute("UPDATE games SET updated=? WHERE id=?", (entry.at, game_id))
+            except sqlite3.IntegrityError as exc:
+                self._db.execute("ROLLBACK")
+                raise StorageConflict(f"entry {entry.seq} of {game_id} already exists") from exc
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def load(self, game_id: str) -> tuple[GameRecord, list[LogEntry]] | None:
+        with self._lock:
+            row = self._db.execute(
+                "SELECT id, kind, rules, players, options, seed, seats, tokens, record, created "
+                "FROM games WHERE id=?",
+                (game_id,),
+            ).fetchone()
+            if row is None:
+                return None
+            rows = self._db.execute(
+                "SELECT seq, kind, seat, action, chance, at FROM log WHERE game_id=? ORDER BY seq",
+                (game_id,),
+            ).fetchall()
+        game = GameRecord(
+            game_id=row[0], kind=row[1], rules=row[2], players=row[3],
+            options=json.loads(row[4]), seed=row[5],
+            seats=tuple(SeatRecord.from_json(s) for s in json.loads(row[6])),
+            tokens={t: tuple(s) for t, s in json.loads(row[7]).items()},
+            record=json.loads(row[8]) if row[8] else None, created=row[9],
+        )
+        log = [
+            LogEntry(seq=r[0], kind=r[1], seat=r[2], action=r[3], chance=tuple(json.loads(r[4])),
+                     at=r[5])
+            for r in rows
+        ]
+        return game, log
+
+    def game_ids(self, kind: str = "game") -> list[str]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id FROM games WHERE kind=? ORDER BY created", (kind,)
+            ).fetchall()
+        return [r[0] for r in rows]
+
+    def set_status(self, game_id: str, status: str) -> None:
+        with self._lock:
+            self._db.execute("UPDATE games SET status=? WHERE id=?", (status, game_id))
+
+    def listing(self, limit: int = 50) -> list[dict[str, Any]]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT id, rules, players, status, created, updated, seats, "
+                "(SELECT COUNT(*) FROM log WHERE log.game_id = games.id) "
+                "FROM games WHERE kind='game' ORDER BY updated DESC LIMIT ?",
+                (limit,),
+            ).fetchall()
+        return [
+            {
+                "id": r[0], "rules": r[1], "players": r[2], "status": r[3], "created": r[4],
+                "updated": r[5], "moves": r[7],
+                "seats": [
+                    {"kind": s["kind"], "name": s["name"], "level": s.get("level")}
+                    for s in json.loads(r[6])
+                ],
+            }
+            for r in rows
+        ]
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
