@@ -99,6 +99,10 @@ _EXIT_CACHE: dict[tuple[int, int, int], Exit] = {}
 _ACTION_CACHE: dict[tuple[Any, ...], Action] = {}
 
 
+def _exit_dst(e: Exit) -> int:
+    return e.dst
+
+
 def _exit(src: int, dst: int, cost: int) -> Exit:
     key = (src, dst, cost)
     found = _EXIT_CACHE.get(key)
@@ -463,8 +467,12 @@ class Game:
             cost = placed.stones[d] + other.stones[OPPOSITE[d]]
             if cost:
                 own_exits.append(_exit(cell, n, cost))
-                self.exits[n] = (*self.exits.get(n, ()), _exit(n, cell, cost))
-        self.exits[cell] = tuple(own_exits)
+                # exits sorted by destination: the same position lists the same moves in the
+                # same order whatever the order its tiles were placed in (e.g. after from_json)
+                self.exits[n] = tuple(
+                    sorted((*self.exits.get(n, ()), _exit(n, cell, cost)), key=_exit_dst)
+                )
+        self.exits[cell] = tuple(sorted(own_exits, key=_exit_dst))
         if spec.kind == TEMPLE:
             self.levels[cell] = spec.value
         elif spec.kind == TREASURE:
@@ -551,7 +559,7 @@ class Game:
         append = result.append
         workers = self.workers[p]
         exits = self.exits
-        for src in workers:
+        for src in sorted(workers):
             for cost, _, worker_move, _ in exits[src]:
                 if cost <= ap:
                     append(worker_move)
