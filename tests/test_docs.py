@@ -85,3 +85,22 @@ def test_rulebook_has_an_anchor_for_every_rule_of_the_spec() -> None:
         pytest.skip("the shared RULES.md is not beside this checkout")
     ids = set(re.findall(r"\[([A-Z]+-\d+)\]", spec.read_text(encoding="utf-8")))
     assert ids and ids <= anchors(), sorted(ids - anchors())
+
+
+def test_readme_examples_run() -> None:
+    import doctest
+
+    result = doctest.testfile(
+        str(ROOT / "README.md"), module_relative=False, optionflags=doctest.ELLIPSIS
+    )
+    assert result.attempted > 10 and result.failed == 0
+
+
+def test_readme_quick_start_is_two_commands() -> None:
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert text.split("\n## ")[1].startswith("Quick start")
+    quick = text.split("## Quick start", 1)[1].split("```bash\n", 1)[1].split("```", 1)[0]
+    lines = [line for line in quick.splitlines() if line.strip()]
+    assert len(lines) == 2
+    assert lines[0].startswith("pip install . && tikal ")
+    assert lines[1] == "bash .ci/run"
