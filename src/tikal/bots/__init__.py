@@ -4,15 +4,29 @@ Interface (stable; the web app and the arena use only this)::
 
     bot = make_bot("random", seed=1)        # or "greedy", "mcts", "easy", "medium", "hard"
     action = bot.choose(game.view(seat))    # the next action for the player to act
+
+Budgets are keyword arguments: ``make_bot("mcts", seed=1, seconds=2.0, iterations=None)``.
+``seconds`` is the thinking time per turn (all decisions of a turn share it),
+``iterations`` the number of simulations per search; with ``iterations`` only,
+a bot is deterministic for its seed.  Random and greedy ignore budgets.
+
+Levels: ``random`` (uniform over legal actions), ``greedy`` (plans each turn
+with a beam search and a hand-made evaluation, see :mod:`tikal.bots.planner`),
+``mcts`` (determinized MCTS over whole-turn macro-actions, see
+:mod:`tikal.bots.mcts`).  Presets: ``easy`` = a plain greedy (beam 1) that
+sometimes plays its second or third best plan, ``medium`` = greedy,
+``hard`` = mcts with 2 s per turn.
 """
 
 from __future__ import annotations
 
 import random
-from typing import Protocol
+from typing import Any, Protocol
 
 from ..actions import Action
 from ..view import View
+from .greedy import GreedyBot, PlanningBot
+from .mcts import MCTSBot
 
 
 class Bot(Protocol):
@@ -34,11 +48,50 @@ class RandomBot:
         return self.rng.choice(view.legal_actions())
 
 
-BOT_NAMES: tuple[str, ...] = ("random",)
+#: Every name :func:`make_bot` accepts: levels first, then presets.
+BOT_NAMES: tuple[str, ...] = ("random", "greedy", "mcts", "easy", "medium", "hard")
+
+#: What each preset means (name -> level and settings).
+PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
+    "easy": ("greedy", {"beam": 1, "placements": 2, "noise": 0.3}),
+    "medium": ("greedy", {}),
+    "hard": ("mcts", {"seconds": 2.0}),
+}
 
 
-def make_bot(name: str, seed: int | None = None) -> Bot:
-    """A bot by level or preset name."""
-    if name == "random":
+def make_bot(
+    name: str,
+    seed: int | None = None,
+    *,
+    seconds: float | None = None,
+    iterations: int | None = None,
+    **settings: Any,
+) -> Bot:
+    """A bot by level or preset name.
+
+    ``seconds`` / ``iterations`` override the budget of search bots (when neither
+    is given the level's default applies); other keyword arguments are passed to
+    the bot's constructor (see :class:`GreedyBot`, :class:`MCTSBot`).
+    """
+    level, preset = name, dict[str, Any]()
+    if name in PRESETS:
+        level, preset = PRESETS[name]
+    options = {**preset, **settings}
+    if level == "random":
         return RandomBot(seed)
+    if level == "greedy":
+        bot: Bot = GreedyBot(seed, **options)
+        bot.name = name
+        return bot
+    if level == "mcts":
+        if seconds is not None or iterations is not None:
+            options["seconds"] = seconds
+            options["iterations"] = iterations
+        bot = MCTSBot(seed, **options)
+        bot.name = name
+        return bot
     raise ValueError(f"unknown bot {name!r}; choose one of {', '.join(BOT_NAMES)}")
+
+
+__all__ = ["BOT_NAMES", "PRESETS", "Bot", "GreedyBot", "MCTSBot", "PlanningBot", "RandomBot",
+           "make_bot"]

@@ -1,0 +1,459 @@
+"""Bot arena: many seeded games between bots, seats rotated, results aggregated.
+
+``run_arena`` plays ``games`` games of one match-up.  The line-up (one bot per
+seat) is rotated by one seat per game, and every deal (game seed) is played in
+all rotations, so every bot plays every seat equally often on the same deals.
+Games run through an :class:`Executor` (serial, or a process pool with
+``jobs`` workers; anything with the same ``map_unordered`` method can replace
+it, e.g. a distributed engine).  The summary per bot label counts wins with ties
+split [END-2], the win rate with a 95% Wilson interval, mean score and margin
+over the best opponent, and the bots' thinking times.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import time
+from collections.abc import Callable, Iterable, Iterator
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any, Protocol, TypeVar
+
+from .bots import BOT_NAMES, PRESETS, PlanningBot, make_bot
+from .bots.mcts import MCTSBot
+from .errors import IllegalAction
+from .game import Game
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+MAX_ACTIONS = 20_000
+SEARCH_BOTS = frozenset(
+    name for name in BOT_NAMES if name == "mcts" or PRESETS.get(name, ("",))[0] == "mcts"
+)
+
+
+# ---------------------------------------------------------------- configuration
+
+
+@dataclass(frozen=True, slots=True)
+class Budget:
+    """Thinking budget of search bots: seconds per turn and/or iterations per search."""
+
+    seconds: float | None = None
+    iterations: int | None = None
+
+    @property
+    def empty(self) -> bool:
+        return self.seconds is None and self.iterations is None
+
+    def __str__(self) -> str:
+        parts = []
+        if self.iterations is not None:
+            parts.append(str(self.iterations))
+        if self.seconds is not None:
+            parts.append(f"{self.seconds:g}s")
+        return "/".join(parts) or "default"
+
+
+def parse_budget(text: str | None) -> Budget:
+    """``"2s"`` (seconds per turn), ``"200"`` (iterations), ``"200/2s"`` (both), ``"default"``."""
+    if text is None or text.strip().lower() in ("", "default"):
+        return Budget()
+    seconds: float | None = None
+    iterations: int | None = None
+    for part in text.replace(",", "/").split("/"):
+        part = part.strip().lower()
+        try:
+            if part.endswith("s"):
+                seconds = float(part[:-1])
+                if seconds <= 0:
+                    raise ValueError
+            else:
+                iterations = int(part)
+                if iterations <= 0:
+                    raise ValueError
+        except ValueError:
+            raise ValueError(
+                f"bad budget {text!r}: use e.g. 2s (seconds per turn), 200 (iterations) or 200/2s"
+            ) from None
+    return Budget(seconds, iterations)
+
+
+@dataclass(frozen=True, slots=True)
+class BotSpec:
+    """One entry of ``--bots``: ``name`` or ``name:budget`` (e.g. ``mcts:2s``)."""
+
+    label: str
+    name: str
+    budget: Budget = Budget()
+
+    @property
+    def searches(self) -> bool:
+        """Whether the budget matters (search bots)."""
+        return self.name in SEARCH_BOTS
+
+    def build(self, seed: int) -> Any:
+        if self.budget.empty or not self.searches:
+            return make_bot(self.name, seed=seed)
+        return make_bot(
+            self.name, seed=seed, seconds=self.budget.seconds, iterations=self.budget.iterations
+        )
+
+
+def parse_bots(text: str, players: int, default_budget: Budget = Budget()) -> list[BotSpec]:
+    """The line-up for ``players`` seats; a short list is filled up with its last bot."""
+    specs = []
+    for entry in (e.strip() for e in text.split(",")):
+        if not entry:
+            continue
+        name, _, budget_text = entry.partition(":")
+        name = name.strip().lower()
+        if name not in BOT_NAMES:
+            raise ValueError(f"unknown bot {name!r}; choose from {', '.join(BOT_NAMES)}")
+        budget = parse_budget(budget_text) if budget_text else default_budget
+        specs.append(BotSpec(entry if budget_text else name, name, budget))
+    if not specs:
+        raise ValueError("--bots needs at least one bot")
+    if len(specs) > players:
+        raise ValueError(f"{len(specs)} bots for {players} seats")
+    while len(specs) < players:
+        specs.append(specs[-1])
+    return specs
+
+
+@dataclass(frozen=True, slots=True)
+class GameTask:
+    index: int
+    rules: str
+    players: int
+    seed: int
+    seats: tuple[BotSpec, ...]
+    bot_seed: int
+    keep_record: bool = False
+
+
+def schedule(
+    rules: str, lineup: list[BotSpec], games: int, seed: int, keep_records: bool = False
+) -> list[GameTask]:
+    """Games rounded up to a multiple of the seat count; deal ``g // n`` in rotation ``g % n``."""
+    n = len(lineup)
+    total = -(-games // n) * n
+    tasks = []
+    for g in range(total):
+        shift = g % n
+        seats = tuple(lineup[(s - shift) % n] for s in range(n))
+        tasks.append(
+            GameTask(g, rules, n, seed + g // n, seats, seed * 1_000_003 + g, keep_records)
+        )
+    return tasks
+
+
+# ---------------------------------------------------------------- one game
+
+
+@dataclass(slots=True)
+class SeatStats:
+    label: str
+    score: int
+    win: float  # 1, or the share of a tie
+    margin: int  # own score minus the best other score
+    decisions: int
+    thinking: float
+    turns: int = 0
+    max_turn: float = 0.0
+    simulations: int = 0
+    search_seconds: float = 0.0
+
+
+@dataclass(slots=True)
+class GameResult:
+    index: int
+    seed: int
+    seats: list[SeatStats]
+    actions: int
+    seconds: float
+    error: str | None = None
+    record: dict[str, Any] | None = None
+
+
+def play_game(task: GameTask) -> GameResult:
+    """Play one game; never raises for a bot's misbehaviour (reported in ``error``)."""
+    start = time.perf_counter()
+    game = Game.new(task.rules, task.players, seed=task.seed)
+    bots = [spec.build(task.bot_seed * 16 + s) for s, spec in enumerate(task.seats)]
+    thinking = [0.0] * task.players
+    decisions = [0] * task.players
+    error = None
+    actions = 0
+    try:
+        while not game.is_over:
+            if actions >= MAX_ACTIONS:
+                raise RuntimeError(f"no end after {MAX_ACTIONS} actions")
+            p = game.current
+            t0 = time.perf_counter()
+            action = bots[p].choose(game.view(p))
+            thinking[p] += time.perf_counter() - t0
+            decisions[p] += 1
+            game.apply(action)
+            actions += 1
+    except IllegalAction as exc:
+        error = f"seat {game.current} ({task.seats[game.current].label}) played illegally: {exc}"
+    except Exception as exc:  # a crashing bot must not take the arena down
+        error = f"seat {game.current} ({task.seats[game.current].label}): {exc!r}"
+    scores = list(game.scores)
+    winners = game.winners if game.is_over else []
+    seats = []
+    for s, spec in enumerate(task.seats):
+        others = [scores[o] for o in range(task.players) if o != s]
+        stats = SeatStats(
+            spec.label,
+            scores[s],
+            1.0 / len(winners) if s in winners else 0.0,
+            scores[s] - max(others),
+            decisions[s],
+            thinking[s],
+        )
+        bot = bots[s]
+        if isinstance(bot, PlanningBot):
+            stats.turns = len(bot.turn_times)
+            stats.max_turn = max(bot.turn_times, default=0.0)
+        if isinstance(bot, MCTSBot):
+            stats.simulations = bot.simulations
+            stats.search_seconds = bot.search_seconds
+        seats.append(stats)
+    record = None
+    if task.keep_record:
+        record = game.record()
+        record["bots"] = [spec.label for spec in task.seats]
+    return GameResult(
+        task.index, task.seed, seats, actions, time.perf_counter() - start, error, record
+    )
+
+
+# ---------------------------------------------------------------- executors
+
+
+class Executor(Protocol):
+    """Runs independent tasks; results come back in any order."""
+
+    def map_unordered(self, fn: Callable[[T], R], tasks: Iterable[T]) -> Iterator[R]: ...
+
+
+class SerialExecutor:
+    """Everything in this process, one task after the other."""
+
+    def map_unordered(self, fn: Callable[[T], R], tasks: Iterable[T]) -> Iterator[R]:
+        for task in tasks:
+            yield fn(task)
+
+
+class ProcessExecutor:
+    """A pool of ``jobs`` worker processes (``fn`` and the tasks must pickle)."""
+
+    def __init__(self, jobs: int) -> None:
+        self.jobs = max(1, jobs)
+
+    def map_unordered(self, fn: Callable[[T], R], tasks: Iterable[T]) -> Iterator[R]:
+        pending: set[Future[R]] = set()
+        queue = list(tasks)
+        queue.reverse()
+        with ProcessPoolExecutor(max_workers=self.jobs) as pool:
+            while queue or pending:
+                while queue and len(pending) < 2 * self.jobs:
+                    pending.add(pool.submit(fn, queue.pop()))
+                done, pending = wait(pending, return_when=FIRST_COMPLETED)
+                for future in done:
+                    yield future.result()
+
+
+def make_executor(jobs: int) -> Executor:
+    return SerialExecutor() if jobs <= 1 else ProcessExecutor(jobs)
+
+
+# ---------------------------------------------------------------- summary
+
+
+def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """95% Wilson score interval of a win rate."""
+    if n <= 0:
+        return 0.0, 1.0
+    p = wins / n
+    denom = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denom
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+@dataclass(slots=True)
+class BotSummary:
+    games: int = 0
+    wins: float = 0.0
+    win_rate: float = 0.0
+    ci95: tuple[float, float] = (0.0, 1.0)
+    mean_score: float = 0.0
+    mean_margin: float = 0.0
+    mean_decision_s: float = 0.0
+    mean_turn_s: float = 0.0
+    max_turn_s: float = 0.0
+    simulations_per_s: float | None = None
+    seats: dict[int, float] = field(default_factory=dict)
+
+
+def summarize(results: list[GameResult]) -> dict[str, BotSummary]:
+    """Per bot label (a label on several seats is one entry; each seat-game counts)."""
+    acc: dict[str, dict[str, Any]] = {}
+    for result in results:
+        if result.error is not None:
+            continue
+        for s, seat in enumerate(result.seats):
+            a = acc.setdefault(
+                seat.label,
+                {"games": 0, "wins": 0.0, "score": 0, "margin": 0, "decisions": 0,
+                 "thinking": 0.0, "turns": 0, "max_turn": 0.0, "sims": 0, "search": 0.0,
+                 "seat_games": {}, "seat_wins": {}},
+            )
+            a["games"] += 1
+            a["wins"] += seat.win
+            a["score"] += seat.score
+            a["margin"] += seat.margin
+            a["decisions"] += seat.decisions
+            a["thinking"] += seat.thinking
+            a["turns"] += seat.turns
+            a["max_turn"] = max(a["max_turn"], seat.max_turn)
+            a["sims"] += seat.simulations
+            a["search"] += seat.search_seconds
+            a["seat_games"][s] = a["seat_games"].get(s, 0) + 1
+            a["seat_wins"][s] = a["seat_wins"].get(s, 0.0) + seat.win
+    out = {}
+    for label, a in acc.items():
+        n = a["games"]
+        out[label] = BotSummary(
+            games=n,
+            wins=a["wins"],
+            win_rate=a["wins"] / n,
+            ci95=wilson(a["wins"], n),
+            mean_score=a["score"] / n,
+            mean_margin=a["margin"] / n,
+            mean_decision_s=a["thinking"] / max(1, a["decisions"]),
+            mean_turn_s=a["thinking"] / a["turns"] if a["turns"] else 0.0,
+            max_turn_s=a["max_turn"],
+            simulations_per_s=a["sims"] / a["search"] if a["search"] > 0 else None,
+            seats={s: a["seat_wins"][s] / g for s, g in sorted(a["seat_games"].items())},
+        )
+    return out
+
+
+@dataclass(slots=True)
+class ArenaResult:
+    config: dict[str, Any]
+    results: list[GameResult]
+    bots: dict[str, BotSummary]
+    seconds: float
+
+    @property
+    def errors(self) -> list[str]:
+        return [f"game {r.index}: {r.error}" for r in self.results if r.error is not None]
+
+    def to_json(self) -> dict[str, Any]:
+        bots = {}
+        for label, b in self.bots.items():
+            entry = asdict(b)
+            entry["ci95"] = list(b.ci95)
+            entry["seats"] = {str(s): w for s, w in b.seats.items()}
+            bots[label] = entry
+        games = []
+        for r in sorted(self.results, key=lambda r: r.index):
+            games.append({
+                "index": r.index,
+                "seed": r.seed,
+                "bots": [s.label for s in r.seats],
+                "scores": [s.score for s in r.seats],
+                "wins": [s.win for s in r.seats],
+                "actions": r.actions,
+                "seconds": round(r.seconds, 3),
+                "error": r.error,
+            })
+        return {
+            "config": self.config,
+            "bots": bots,
+            "games": games,
+            "errors": self.errors,
+            "seconds": round(self.seconds, 3),
+        }
+
+
+def run_arena(
+    rules: str,
+    players: int,
+    lineup: list[BotSpec],
+    games: int,
+    seed: int = 0,
+    executor: Executor | None = None,
+    records: Path | None = None,
+    on_result: Callable[[GameResult, int], None] | None = None,
+) -> ArenaResult:
+    """Play the match-up; ``on_result(result, total)`` is called as games finish."""
+    start = time.perf_counter()
+    tasks = schedule(rules, lineup, games, seed, keep_records=records is not None)
+    executor = executor or SerialExecutor()
+    if records is not None:
+        records.mkdir(parents=True, exist_ok=True)
+    results = []
+    for result in executor.map_unordered(play_game, tasks):
+        if records is not None and result.record is not None:
+            path = records / f"game-{result.index:04d}.json"
+            path.write_text(json.dumps(result.record, indent=1), encoding="utf-8")
+            result.record = None
+        results.append(result)
+        if on_result is not None:
+            on_result(result, len(tasks))
+    config = {
+        "rules": rules,
+        "players": players,
+        "lineup": [spec.label for spec in lineup],
+        "budgets": {
+            spec.label: str(spec.budget) if spec.searches else "-" for spec in lineup
+        },
+        "games": len(tasks),
+        "seed": seed,
+        "cpus": os.cpu_count(),
+    }
+    return ArenaResult(config, results, summarize(results), time.perf_counter() - start)
+
+
+def save_plot(result: ArenaResult, path: Path) -> None:
+    """Win rates with 95% intervals, and the score distribution per bot (Agg backend)."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    labels = list(result.bots)
+    fig, (ax1, ax2) = plt.subplots(1, 2, figsize=(10, 4))
+    rates = [result.bots[b].win_rate for b in labels]
+    lows = [r - result.bots[b].ci95[0] for b, r in zip(labels, rates, strict=True)]
+    highs = [result.bots[b].ci95[1] - r for b, r in zip(labels, rates, strict=True)]
+    ax1.bar(labels, rates, yerr=[lows, highs], capsize=6, color="tab:blue")
+    ax1.axhline(1 / max(1, result.config["players"]), color="grey", linestyle="--", label="par")
+    ax1.set_ylim(0, 1)
+    ax1.set_ylabel("win rate (ties split)")
+    ax1.set_title("Win rate, 95% CI")
+    ax1.legend()
+    scores: dict[str, list[int]] = {b: [] for b in labels}
+    for r in result.results:
+        if r.error is None:
+            for seat in r.seats:
+                scores[seat.label].append(seat.score)
+    ax2.boxplot([scores[b] for b in labels])
+    ax2.set_xticks(range(1, len(labels) + 1), labels)
+    ax2.set_ylabel("final score")
+    ax2.set_title("Scores")
+    cfg = result.config
+    fig.suptitle(f"{cfg['rules']}, {cfg['players']} players, {cfg['games']} games")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)

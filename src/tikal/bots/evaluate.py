@@ -1,0 +1,226 @@
+"""Hand-made position evaluation shared by the greedy planner and the search.
+
+The evaluation estimates, for every player, the final score: points already
+banked plus what the position is expected to bring in the scoring rounds still
+to come.  It is built so that the planner can update it *incrementally*: apart
+from a few per-player terms (banked score, treasures, camps, figures on the
+board) every term belongs to one temple or treasure tile, so an action that
+touches two tiles changes only two cell terms.
+
+Terms (all per player ``q``; ``R`` = scoring rounds still to come for ``q``):
+
+* temples [SCORE-2]: guarded temples bring their value every round; unguarded
+  ones bring ``value * control * (1 + LATER * (R - 1))`` where ``control`` is a
+  soft majority in [0, 1] from the strength margin (leader = 3).  During a
+  scoring turn the scoring player's own majorities are exact.
+* treasures [SET-1]: set points times ``R``; taking a face-down token is valued
+  by its expectation over the hidden token types [HIDDEN-1].
+* figures near treasures, figures on the board, camps: small potentials.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Final
+
+from ..components import TEMPLE, TREASURE, VOLCANO
+from ..game import Game, Phase
+
+#: Soft control by strength margin (own strength minus the best opponent's), for margin -3..6.
+DEFAULT_CONTROL: Final = (0.0, 0.03, 0.08, 0.18, 0.55, 0.7, 0.8, 0.87, 0.92, 0.95)
+
+
+@dataclass(frozen=True, slots=True)
+class Weights:
+    """The evaluation's tunable constants."""
+
+    control: tuple[float, ...] = DEFAULT_CONTROL
+    later: float = 0.5  # weight of each scoring round after the next one
+    worker_on_board: float = 0.3
+    leader_on_board: float = 4.0
+    guard_slot: float = 1.5  # per unused guard [GUARD-4], times (rounds ahead - 1)
+    treasure_reach: float = 0.35  # share of a token's value for a figure standing next to it
+    camp: float = 1.2  # per camp, times min(future rounds, 2) / 2
+    opponents_max: float = 0.5  # multi-player objective: weight of the best opponent vs the mean
+
+
+DEFAULT_WEIGHTS: Final = Weights()
+
+
+def control(weights: Weights, margin: int) -> float:
+    table = weights.control
+    i = margin + 3
+    if i < 0:
+        return 0.0
+    if i >= len(table):
+        return table[-1]
+    return table[i]
+
+
+@dataclass(slots=True)
+class Evaluator:
+    """Evaluation constants fixed for one planning call (one turn of one player).
+
+    ``rounds[q]`` counts the scoring rounds still ahead of ``q`` (a running
+    round counts while ``q`` has not scored in it); ``exact`` is the seat whose
+    scoring turn this is, whose current majorities count as points.
+    """
+
+    game: Game
+    weights: Weights = DEFAULT_WEIGHTS
+    rounds: list[int] = field(default_factory=list)
+    future: list[int] = field(default_factory=list)
+    temple_weight: list[float] = field(default_factory=list)
+    exact: int = -1
+    hidden: list[int] = field(default_factory=list)
+    hidden_total: int = 0
+    set_points: tuple[int, ...] = ()
+    each: int = 0
+
+    def __post_init__(self) -> None:
+        game = self.game
+        n = game.players
+        volcanoes = sum(1 for t in game.stack if game.rules.tile(t).kind == VOLCANO)
+        volcanoes += sum(1 for t in game.display if game.rules.tile(t).kind == VOLCANO)
+        if game.is_over:
+            self.rounds = [0] * n
+        elif game.phase is Phase.SCORING:
+            after = volcanoes + (0 if game.scoring_final else 1)
+            pending = set(game.scoring_queue)
+            self.rounds = [after + (q in pending) for q in range(n)]
+            self.exact = game.current
+        else:
+            self.rounds = [volcanoes + 1] * n
+        self.future = [
+            r - 1 if q == self.exact else r for q, r in enumerate(self.rounds)
+        ]
+        later = self.weights.later
+        self.temple_weight = [(1 + later * (r - 1)) if r > 0 else 0.0 for r in self.rounds]
+        hidden = [0] * game.rules.token_types
+        for t in game.token_pool:
+            hidden[t] += 1
+        for stack in game.tokens.values():
+            for t in stack:
+                hidden[t] += 1
+        self.hidden = hidden
+        self.hidden_total = sum(hidden)
+        self.set_points = game.rules.set_points
+        self.each = game.rules.token_points_each
+
+    # ------------------------------------------------------------ terms
+
+    def treasure_value(self, counts: tuple[int, ...], q: int) -> float:
+        if self.each:
+            return float(sum(counts) * self.each * self.rounds[q])
+        sp = self.set_points
+        return float(sum(sp[min(c, 3)] for c in counts) * self.rounds[q])
+
+    def token_gain(self, counts: tuple[int, ...], q: int) -> float:
+        """Expected value for ``q`` of one more face-down token [HIDDEN-1]."""
+        if not self.hidden_total:
+            return 0.0
+        if self.each:
+            return float(self.each * self.rounds[q])
+        sp = self.set_points
+        total = 0.0
+        for t, h in enumerate(self.hidden):
+            if h:
+                c = counts[t]
+                total += h * (sp[min(c + 1, 3)] - sp[min(c, 3)])
+        return total / self.hidden_total * self.rounds[q]
+
+    def player_terms(self, game: Game) -> list[float]:
+        """Banked score, treasures, camps and figures on the board, per player."""
+        w = self.weights
+        out = []
+        camp_count = [0] * game.players
+        for owner in game.camps.values():
+            camp_count[owner] += 1
+        guards_max = game.rules.guards_max
+        for q in range(game.players):
+            fut = min(self.future[q], 2) / 2
+            value = float(game.scores[q]) + self.treasure_value(game.treasures[q], q)
+            board = sum(game.workers[q].values())
+            value += fut * (board * w.worker_on_board + (game.leader[q] >= 0) * w.leader_on_board)
+            value += fut * camp_count[q] * w.camp
+            if guards_max:
+                unused = guards_max - game.guards_of(q)
+                value += unused * w.guard_slot * max(0, self.rounds[q] - 1)
+            out.append(value)
+        return out
+
+    def cell_terms(self, game: Game, cell: int) -> list[float] | None:
+        """Per-player value of one temple or treasure tile; None for other tiles."""
+        n = game.players
+        level = game.levels.get(cell)
+        if level is not None:
+            out = [0.0] * n
+            guard = game.guards.get(cell)
+            if guard is not None:
+                owner = guard[0]
+                out[owner] = float(level * self.rounds[owner])
+                return out
+            strengths = [game.strength(q, cell) for q in range(n)]
+            if not any(strengths):
+                return out
+            w = self.weights
+            for q in range(n):
+                s = strengths[q]
+                if not s:
+                    continue
+                best = max(strengths[o] for o in range(n) if o != q)
+                if q == self.exact:
+                    now = 1.0 if s > best else 0.0
+                    later = control(w, s - best) * w.later * (self.rounds[q] - 1)
+                    out[q] = level * (now + later)
+                else:
+                    out[q] = level * control(w, s - best) * self.temple_weight[q]
+            return out
+        tokens = game.tokens.get(cell)
+        if tokens:
+            out = [0.0] * n
+            w = self.weights
+            k = min(len(tokens), 2)
+            for q in range(n):
+                if q == self.exact:
+                    continue
+                f = game.figures_on(q, cell)
+                if f:
+                    gain = self.token_gain(game.treasures[q], q)
+                    out[q] = min(f, k) * w.treasure_reach * gain
+            return out
+        return None
+
+    def values(self, game: Game) -> list[float]:
+        """The estimated final score of every player."""
+        total = self.player_terms(game)
+        n = game.players
+        for cell in _scored_cells(game):
+            terms = self.cell_terms(game, cell)
+            if terms is not None:
+                for q in range(n):
+                    total[q] += terms[q]
+        return total
+
+    def objective(self, values: list[float], player: int) -> float:
+        """What ``player`` maximises: own value minus the opponents' (best and mean)."""
+        mine = values[player]
+        others = [v for q, v in enumerate(values) if q != player]
+        if len(others) == 1:
+            return mine - others[0]
+        wmax = self.weights.opponents_max
+        return mine - wmax * max(others) - (1 - wmax) * sum(others) / len(others)
+
+
+def _scored_cells(game: Game) -> list[int]:
+    cells = list(game.levels)
+    cells.extend(c for c, t in game.tokens.items() if t)
+    return cells
+
+
+def is_scored_cell(game: Game, cell: int) -> bool:
+    tile = game.tiles.get(cell)
+    if tile is None:
+        return False
+    kind = tile.spec.kind
+    return kind == TEMPLE or (kind == TREASURE and bool(game.tokens.get(cell)))

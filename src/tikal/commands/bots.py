@@ -1,0 +1,196 @@
+"""Bot commands: ``tikal arena`` (bots against bots) and ``tikal play`` (you against bots).
+
+Only input and output live here; the work is done by :mod:`tikal.arena` and
+:mod:`tikal.play`.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from ..arena import (
+    ArenaResult,
+    GameResult,
+    make_executor,
+    parse_bots,
+    parse_budget,
+    run_arena,
+    save_plot,
+)
+from ..bots import BOT_NAMES
+from ..cli import app
+from ..components import RULE_SET_NAMES, rule_set
+from ..play import TerminalGame
+
+BOTS_HELP = (
+    f"Comma-separated bots, one per seat ({', '.join(BOT_NAMES)}); a short list is filled "
+    "up with its last bot. 'name:budget' gives one bot its own budget, e.g. mcts:2s."
+)
+BUDGET_HELP = (
+    "Search budget of mcts bots: '2s' (seconds per turn), '200' (iterations per search), "
+    "'200/2s' (both) or 'default' (the level's own: 1.8 s per turn). The arena's default is "
+    "a tiny 8 iterations so that smoke runs take seconds."
+)
+
+
+def _fail(message: str) -> typer.Exit:
+    Console(stderr=True, highlight=False).print(f"[bold red]error:[/] {escape(message)}")
+    return typer.Exit(1)
+
+
+def _check_players(rules: str, players: int) -> None:
+    if rules not in RULE_SET_NAMES:
+        raise _fail(f"unknown rule set {rules!r}; choose one of {', '.join(RULE_SET_NAMES)}")
+    counts = rule_set(rules).player_counts
+    if players not in counts:
+        raise _fail(f"the {rules} rule set is for {', '.join(map(str, counts))} players")
+
+
+def results_table(result: ArenaResult) -> Table:
+    cfg = result.config
+    table = Table(
+        title=f"Arena: {cfg['rules']}, {cfg['players']} players, {cfg['games']} games, "
+        f"seed {cfg['seed']}"
+    )
+    for name in ("Bot", "Budget", "Games", "Wins", "Win rate", "95% CI", "Score", "Margin",
+                 "s/decision", "s/turn", "max s/turn", "sims/s"):
+        table.add_column(name, justify="left" if name in ("Bot", "Budget") else "right")
+    for label, b in result.bots.items():
+        sims = f"{b.simulations_per_s:.0f}" if b.simulations_per_s else "-"
+        turn = f"{b.mean_turn_s:.3f}" if b.mean_turn_s else "-"
+        max_turn = f"{b.max_turn_s:.2f}" if b.mean_turn_s else "-"
+        table.add_row(
+            label,
+            cfg["budgets"].get(label, "default"),
+            str(b.games),
+            f"{b.wins:g}",
+            f"{b.win_rate:.1%}",
+            f"{b.ci95[0]:.1%}-{b.ci95[1]:.1%}",
+            f"{b.mean_score:.1f}",
+            f"{b.mean_margin:+.1f}",
+            f"{b.mean_decision_s:.4f}",
+            turn,
+            max_turn,
+            sims,
+        )
+    return table
+
+
+@app.command()
+def arena(
+    rules: Annotated[str, typer.Option(help="Rule set: standard, auction, demo.")] = "standard",
+    players: Annotated[int, typer.Option(help="Number of players (seats).")] = 2,
+    bots: Annotated[str, typer.Option(help=BOTS_HELP)] = "greedy,random",
+    games: Annotated[
+        int, typer.Option(help="Games to play (rounded up to a multiple of the seats).")
+    ] = 10,
+    seed: Annotated[int, typer.Option(help="First deal's seed; deal k uses seed + k.")] = 0,
+    budget: Annotated[str, typer.Option(help=BUDGET_HELP)] = "8",
+    jobs: Annotated[int, typer.Option(help="Games played in parallel processes.")] = 1,
+    out: Annotated[Path | None, typer.Option(help="Write the results as JSON here.")] = None,
+    plot: Annotated[Path | None, typer.Option(help="Save a PNG plot of the results here.")] = None,
+    records: Annotated[
+        Path | None, typer.Option(help="Save every game's record into this directory.")
+    ] = None,
+    quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+) -> None:
+    """Bots against bots: seats rotate, results per bot with 95% confidence intervals."""
+    _check_players(rules, players)
+    if games < 1:
+        raise _fail("--games must be at least 1")
+    try:
+        lineup = parse_bots(bots, players, parse_budget(budget))
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+    console = Console(highlight=False)
+    if not console.is_terminal:
+        console = Console(highlight=False, width=150)
+    labels = sorted({spec.label for spec in lineup})
+    wins = dict.fromkeys(labels, 0.0)
+    played = [0]
+    progress = Progress(
+        TextColumn("[bold]arena"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TaskProgressColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        TextColumn("{task.description}"),
+        console=console,
+        disable=quiet,
+    )
+
+    def on_result(result: GameResult, total: int) -> None:
+        if result.error is None:
+            played[0] += 1
+            for seat in result.seats:
+                wins[seat.label] += seat.win
+        text = "  ".join(f"{b} {wins[b]:g}" for b in labels)
+        progress.update(task, total=total, advance=1, description=f"wins: {text}")
+
+    with progress:
+        task = progress.add_task("", total=None)
+        result = run_arena(
+            rules, players, lineup, games, seed, make_executor(jobs), records, on_result
+        )
+    console.print(results_table(result))
+    for error in result.errors:
+        console.print(f"[bold red]error:[/] {escape(error)}")
+    console.print(f"{len(result.results)} games in {result.seconds:.1f} s with {jobs} job(s).")
+    if out is not None:
+        out.write_text(json.dumps(result.to_json(), indent=1), encoding="utf-8")
+        console.print(f"Results written to {out}")
+    if plot is not None:
+        save_plot(result, plot)
+        console.print(f"Plot saved to {plot}")
+    if records is not None:
+        console.print(f"Records saved in {records}")
+    if result.errors:
+        raise typer.Exit(2)
+
+
+@app.command()
+def play(
+    rules: Annotated[str, typer.Option(help="Rule set: standard, auction, demo.")] = "standard",
+    players: Annotated[int, typer.Option(help="Number of players, you included.")] = 2,
+    bots: Annotated[
+        str, typer.Option(help=f"Opponents, comma-separated ({', '.join(BOT_NAMES)}).")
+    ] = "greedy",
+    seat: Annotated[int, typer.Option(help="Your seat (0 starts).")] = 0,
+    seed: Annotated[int, typer.Option(help="Seed of the deal.")] = 0,
+    record: Annotated[
+        Path | None, typer.Option(help="Where to save the game record (JSON).")
+    ] = None,
+    think: Annotated[
+        float | None, typer.Option(help="Seconds per turn for mcts/hard opponents.")
+    ] = None,
+) -> None:
+    """Play against bots in the terminal ('help' during the game lists the commands)."""
+    _check_players(rules, players)
+    names = [b.strip().lower() for b in bots.split(",") if b.strip()]
+    unknown = [b for b in names if b not in BOT_NAMES]
+    if unknown:
+        raise _fail(f"unknown bot {unknown[0]!r}; choose from {', '.join(BOT_NAMES)}")
+    try:
+        game = TerminalGame(
+            rules, players, names, seat, seed, record_path=record, bot_seconds=think
+        )
+    except ValueError as exc:
+        raise _fail(str(exc)) from None
+    game.run()
