@@ -129,6 +129,31 @@ def _get(data: dict[str, Any], key: str, kind: type | tuple[type, ...], where: s
     return value
 
 
+def _opt(
+    data: dict[str, Any], key: str, kind: type | tuple[type, ...], default: Any, where: str = ""
+) -> Any:
+    """An optional field: ``default`` when it is missing, else checked like :func:`_get`."""
+    return _get(data, key, kind, where) if key in data else default
+
+
+def _tile_ids(data: dict[str, Any], key: str, required: bool = True) -> list[str]:
+    ids = _get(data, key, list) if required else _opt(data, key, list, [])
+    for i, tile_id in enumerate(ids):
+        if not isinstance(tile_id, str):
+            raise PositionError(f"{key}[{i}]", f"expected a tile id, got {tile_id!r}")
+    return list(ids)
+
+
+def _turn_counts(turn: dict[str, Any], key: str, game: Game) -> dict[int, int]:
+    """``turn.dug`` / ``turn.taken``: per space, 0..2 this turn [DIG-3][TREASURE-3]."""
+    counts = {}
+    for text, count in _opt(turn, key, dict, {}, "turn.").items():
+        if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= 2:
+            raise PositionError(f"turn.{key}.{text}", f"expected a count 0..2, got {count!r}")
+        counts[_cell(text, f"turn.{key}", game)] = count
+    return counts
+
+
 def _cell(text: Any, field: str, game: Game) -> int:
     if not isinstance(text, str):
         raise PositionError(field, f"expected a space name, got {text!r}")
@@ -251,7 +276,9 @@ def _read_figures(game: Game, figures: list[Any]) -> None:
             game.workers[p][cell] = count
         for cell in [*game.workers[p], game.leader[p]]:
             if cell >= 0 and (cell not in game.tiles or game.tiles[cell].spec.kind == VOLCANO):
-                raise PositionError(where, f"a figure on {_where(cell)}, which is not walkable")
+                name = "leader" if cell == game.leader[p] else f"workers.{_where(cell)}"
+                problem = f"a figure on {_where(cell)}, which is not walkable"
+                raise PositionError(where + name, problem)
         game.supply[p] = _get(entry, "supply", int, where)
         game.out[p] = _get(entry, "out", int, where)
         counts = [0] * game.rules.token_types
@@ -259,7 +286,7 @@ def _read_figures(game: Game, figures: list[Any]) -> None:
             counts[t] += 1
         game.treasures[p] = tuple(counts)
         game.scores[p] = _get(entry, "score", int, where)
-        game.bids_paid[p] = int(entry.get("bids_paid", 0))
+        game.bids_paid[p] = _opt(entry, "bids_paid", int, 0, where)
 
 
 def _read_supplies(game: Game, data: dict[str, Any]) -> None:
@@ -278,8 +305,8 @@ def _read_supplies(game: Game, data: dict[str, Any]) -> None:
         raise PositionError("stack", "tiles must be in letter order, A first [SETUP-1]")
     game.stack = list(reversed(stack))
     game.token_pool = _tokens(data.get("token_pool", ""), "token_pool", game)
-    game.display = list(_get(data, "display", list))
-    game.discarded = list(data.get("discarded", []))
+    game.display = _tile_ids(data, "display")
+    game.discarded = _tile_ids(data, "discarded", required=False)
     markers = _get(data, "markers", list)
     if len(markers) != game.players or not all(isinstance(m, bool) for m in markers):
         raise PositionError("markers", f"expected {game.players} booleans")
@@ -296,32 +323,42 @@ def _read_flow(game: Game, data: dict[str, Any]) -> None:
     if not 0 <= game.ap <= game.rules.action_points:
         raise PositionError("ap", f"must be 0..{game.rules.action_points}")
     drawn = data.get("drawn")
-    if drawn is not None and drawn not in game.rules.tiles_by_id:
+    if drawn is not None and (not isinstance(drawn, str) or drawn not in game.rules.tiles_by_id):
         raise PositionError("drawn", f"unknown tile {drawn!r}")
     if game.phase is Phase.TILE and drawn is None:
         raise PositionError("drawn", "the tile phase needs a drawn tile")
     game.drawn = drawn
-    turn = data.get("turn", {})
-    game.dug = {_cell(k, "turn.dug", game): int(v) for k, v in turn.get("dug", {}).items()}
-    game.taken = {_cell(k, "turn.taken", game): int(v) for k, v in turn.get("taken", {}).items()}
-    scoring = data.get("scoring", {})
-    game.scoring_queue = [_seat(p, "scoring.queue", game.players) for p in scoring.get("queue", [])]
+    turn = _opt(data, "turn", dict, {})
+    game.dug = _turn_counts(turn, "dug", game)
+    game.taken = _turn_counts(turn, "taken", game)
+    scoring = _opt(data, "scoring", dict, {})
+    queue = _opt(scoring, "queue", list, [], "scoring.")
+    game.scoring_queue = [_seat(p, "scoring.queue", game.players) for p in queue]
     if game.phase is Phase.SCORING and not game.scoring_queue:
         raise PositionError("scoring.queue", "a scoring turn needs the queue of scorers")
     game.scoring_final = bool(scoring.get("final", False))
-    game.volcano = scoring.get("volcano")
+    game.volcano = _opt(scoring, "volcano", (str, type(None)), None, "scoring.")
     game.volcano_holder = _seat(scoring.get("holder"), "scoring.holder", game.players, True)
-    game.scoring_rounds = int(scoring.get("rounds", 0))
-    auction = data.get("auction", {})
-    game.bid_order = [_seat(p, "auction.order", game.players) for p in auction.get("order", [])]
-    game.passed = [_seat(p, "auction.passed", game.players) for p in auction.get("passed", [])]
-    game.high_bid = int(auction.get("high_bid", -1))
+    game.scoring_rounds = _opt(scoring, "rounds", int, 0, "scoring.")
+    auction = _opt(data, "auction", dict, {})
+    order = _opt(auction, "order", list, [], "auction.")
+    game.bid_order = [_seat(p, "auction.order", game.players) for p in order]
+    passed = _opt(auction, "passed", list, [], "auction.")
+    game.passed = [_seat(p, "auction.passed", game.players) for p in passed]
+    game.high_bid = _opt(auction, "high_bid", int, -1, "auction.")
     game.high_bidder = _seat(auction.get("high_bidder"), "auction.high_bidder", game.players, True)
     game.last_placer = _seat(data.get("last_placer"), "last_placer", game.players, True)
-    game.tiles_placed = int(data.get("tiles_placed", 0))
-    for entry in data.get("history", []):
-        game.history.append(parse_action(entry))
-    for event in data.get("score_events", []):
+    game.tiles_placed = _opt(data, "tiles_placed", int, 0)
+    for i, entry in enumerate(_opt(data, "history", list, [])):
+        try:
+            game.history.append(parse_action(entry if isinstance(entry, str) else ""))
+        except ValueError as exc:
+            raise PositionError(f"history[{i}]", f"{entry!r}: {exc}") from None
+    for i, event in enumerate(_opt(data, "score_events", list, [])):
+        if not isinstance(event, dict) or set(event) != set(ScoreEvent._fields) or not all(
+            isinstance(v, int) for v in event.values()
+        ):
+            raise PositionError(f"score_events[{i}]", f"expected {', '.join(ScoreEvent._fields)}")
         game.score_events.append(ScoreEvent(**event))
 
 

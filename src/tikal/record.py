@@ -71,7 +71,21 @@ def _check_chance(game: Game, actions: list[Action], start: int, end: int) -> No
     if produced != expected or game._forced_draws or game._forced_tokens:
         got = " ".join(map(str, produced)) or "nothing"
         want = " ".join(map(str, expected)) or "nothing"
-        raise RecordError(start, f"the game produced {got!r} where the record says {want!r}")
+        same = 0  # the first entry that differs is the one at fault
+        while same < min(len(produced), len(expected)) and produced[same] == expected[same]:
+            same += 1
+        raise RecordError(
+            start + same, f"the game produced {got!r} where the record says {want!r}"
+        )
+
+
+def _unforceable(game: Game, actions: list[Action], start: int, end: int) -> int:
+    """Index of the chance entry the game could not force: the last one it took."""
+    draws = [k for k in range(start, end) if isinstance(actions[k], Draw)]
+    tokens = [k for k in range(start, end) if isinstance(actions[k], Reveal)]
+    taken = draws[: len(draws) - len(game._forced_draws)]
+    taken += tokens[: len(tokens) - len(game._forced_tokens)]
+    return max(taken, default=start)
 
 
 def _new_game(record: dict[str, Any]) -> Game:
@@ -102,7 +116,7 @@ def replay_record(record: Any) -> Game:
         _force(game, actions[:first])
         game._start()
     except ValueError as exc:
-        raise RecordError(0, str(exc)) from None
+        raise RecordError(_unforceable(game, actions, 0, first), str(exc)) from None
     _check_chance(game, actions, 0, first)
     i = first
     while i < len(actions):
@@ -114,7 +128,7 @@ def replay_record(record: Any) -> Game:
         except IllegalAction as exc:
             raise RecordError(i, exc.message, exc.rule) from None
         except ValueError as exc:
-            raise RecordError(i + 1, str(exc)) from None
+            raise RecordError(_unforceable(game, actions, i + 1, end), str(exc)) from None
         if before != i:
             raise RecordError(i, "record and game history are out of step")
         _check_chance(game, actions, i + 1, end)
