@@ -401,6 +401,10 @@ def board(
     centres = {c: hexes.pixel(c, size) for c in cells}
     xs = [x for x, _ in centres.values()]
     ys = [y for _, y in centres.values()]
+    if not game.rules.bounded_board:  # the demo plane: never zoom in closer than 7 x 5 hexes
+        ox, oy = hexes.pixel(game.basecamp, size)
+        xs += [ox - 4.5 * size, ox + 4.5 * size]
+        ys += [oy - 2 * SQRT3 * size, oy + 2 * SQRT3 * size]
     pad = size * 0.25
     min_x, max_x = min(xs) - size - pad, max(xs) + size + pad
     min_y, max_y = min(ys) - size * SQRT3 / 2 - pad, max(ys) + size * SQRT3 / 2 + pad

@@ -219,20 +219,37 @@ def rules_markdown() -> tuple[str, str]:
     return "# Rules\n\nThe rules text is missing from this installation.\n", ""
 
 
+def _plain(text: str) -> str:
+    text = re.sub(r"<[^>]+>", "", text)
+    text = re.sub(r"\[([^\]]+)\]\([^)]*\)", r"\1", text)  # markdown links
+    text = text.replace("**", "").replace("`", "")
+    return " ".join(text.split())
+
+
+def rule_summaries(text: str) -> dict[str, str]:
+    """Rule id -> its text, from paragraphs that start with the id (or its anchor)."""
+    found: dict[str, str] = {}
+    for block in re.split(r"\n\s*\n", text):
+        items = re.split(r"\n(?=\s*[-*] )", block)
+        for item in items:
+            anchor = re.search(r'<a id="([A-Z]+-\d+)"', item)
+            plain = _plain(item).lstrip("-* ")
+            lead = re.match(r"\[?([A-Z]+-\d+)\]?[.:]?\s*", plain)
+            rule = anchor.group(1) if anchor else (lead.group(1) if lead else None)
+            if rule is None or rule in found:
+                continue
+            if lead and lead.group(1) == rule:
+                plain = plain[lead.end():]
+            found[rule] = plain
+    return found
+
+
 def render_rules() -> tuple[str, dict[str, str]]:
     """(HTML body, rule id -> plain text) with an anchor per rule id."""
     from markdown_it import MarkdownIt
 
     text, _ = rules_markdown()
-    summaries: dict[str, str] = {}
-    for line in text.splitlines():
-        stripped = line.strip().lstrip("-*0123456789. ").strip()
-        match = RULE_ID.match(stripped.replace("**", "").replace("<a id", "["))
-        found = RULE_ID.search(stripped[:40])
-        if found and found.group(1) not in summaries:
-            plain = RULE_ID.sub("", re.sub(r"<[^>]+>|\*\*|`", "", stripped)).strip(" :-")
-            summaries[found.group(1)] = plain
-        del match
+    summaries = rule_summaries(text)
     html = MarkdownIt("commonmark", {"html": True}).enable("table").render(text)
     seen: set[str] = set(re.findall(r'id="([A-Z]+-\d+)"', html))
 

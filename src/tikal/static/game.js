@@ -1,0 +1,605 @@
+// The game page: live position over a WebSocket, board interaction, actions.
+"use strict";
+
+const h = TK.h;
+const gameId = decodeURIComponent(location.pathname.split("/")[2] || "");
+const token = new URLSearchParams(location.hash.slice(1)).get("t");
+const $ = (id) => document.getElementById(id);
+
+let S = null; // the last state message
+let ws = null;
+let retry = 0;
+let lastDrawn = null;
+let lastCurrent = null;
+let overShown = false;
+const ui = { rotation: 0, fig: null, cell: null, hint: null, refusal: null, hover: null };
+
+// ------------------------------------------------------------------ connection
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(gameId)}`);
+  ws.onopen = () => {
+    retry = 0;
+    ws.send(JSON.stringify({ type: "hello", token: token || null }));
+    setConn(true);
+  };
+  ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
+  ws.onclose = (ev) => {
+    setConn(false);
+    if (ev.code === 4404 || ev.code === 4403) return;
+    retry = Math.min(retry + 1, 6);
+    setTimeout(connect, 300 * 2 ** retry);
+  };
+}
+
+function setConn(on) {
+  const c = $("conn");
+  c.className = "conn " + (on ? "on" : "off");
+  c.title = on ? "connected" : "reconnecting…";
+  if (!on && S) $("status").textContent = "Reconnecting…";
+}
+
+function send(msg) {
+  if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
+  else TK.toast("Not connected; retrying…", "error");
+}
+
+function act(action) {
+  if (!S) return;
+  ui.hint = null;
+  send({ type: "action", action, state: S.state });
+}
+
+function onMessage(msg) {
+  if (msg.type === "state") {
+    const changed = !S || msg.state !== S.state;
+    S = msg;
+    if (changed) { ui.refusal = null; ui.hint = null; }
+    render();
+  } else if (msg.type === "error") {
+    if (msg.code === "unknown_game") {
+      $("status").textContent = "No such game";
+      $("board").innerHTML = "";
+      $("turn-card").replaceChildren(h("p", {}, msg.message), h("a", { class: "btn", href: "/" }, "Start a new game"));
+      return;
+    }
+    if (msg.code === "bad_token") {
+      $("turn-card").replaceChildren(h("p", { class: "refusal" }, "This invite link is not valid for this game. You can still watch."));
+      return;
+    }
+    if (msg.code === "stale") { TK.toast("The game moved on; your screen is up to date now."); return; }
+    ui.refusal = msg;
+    TK.toast(TK.refusal(msg), "error");
+    renderTurnCard();
+  } else if (msg.type === "hint") {
+    ui.hint = msg;
+    renderTurnCard();
+    decorateBoard();
+  }
+}
+
+// ------------------------------------------------------------------ helpers
+
+const seat = (p) => S.seats[p];
+const mine = () => S && S.your_turn;
+const legal = (verb) => (S && S.legal && S.legal[verb]) || [];
+const legalSet = () => new Set(Object.values((S && S.legal) || {}).flat().map((e) => e.action));
+
+function seatLabel(p, withChip = true) {
+  const s = seat(p);
+  const you = S.you.includes(p) && s.name.toLowerCase() !== "you" ? " (you)" : "";
+  const bot = s.kind === "bot" ? ` (bot: ${s.level})` : "";
+  return h("span", { class: "who" }, withChip ? TK.chip(s) : null, " ", s.name + (you || bot));
+}
+
+function costBadge(cost) { return cost === undefined || cost === null ? null : h("span", { class: "cost" }, `${cost} AP`); }
+
+function button(label, action, opts = {}) {
+  const b = h("button", { class: "btn " + (opts.cls || ""), title: opts.title || action, "data-action": action }, label, costBadge(opts.cost));
+  b.addEventListener("click", () => act(action));
+  return b;
+}
+
+// ------------------------------------------------------------------ render
+
+function render() {
+  document.title = `Tikal ${S.rules} – ${S.over ? "game over" : seat(S.current).name + " to play"}`;
+  if (S.drawn && S.drawn.tile !== lastDrawn) {
+    lastDrawn = S.drawn.tile;
+    const rots = new Set(legal("tile").map((e) => e.rotation));
+    ui.rotation = rots.size && !rots.has(0) ? Math.min(...rots) : 0;
+  }
+  if (!S.drawn) lastDrawn = null;
+  if (lastCurrent !== null && lastCurrent !== S.current && S.you.length > 1 && S.you.includes(S.current) && !S.over) {
+    TK.toast(h("span", {}, "Hot-seat: pass the device to ", seatLabel(S.current)));
+  }
+  lastCurrent = S.current;
+  if (ui.fig && !figureExists(ui.fig)) ui.fig = null;
+  $("status").replaceChildren(statusLine());
+  renderBoard();
+  renderTurnCard();
+  renderTileCard();
+  renderAuction();
+  renderActions();
+  renderSelection();
+  renderPlayers();
+  renderLog();
+  renderLinks();
+  if (S.over && !overShown) { overShown = true; showGameOver(); }
+}
+
+function statusLine() {
+  if (S.over) return h("span", {}, "Game over");
+  const who = seatLabel(S.current);
+  const phase = { tile: "places a tile", turn: "is playing", scoring: "takes a scoring turn", auction: "bids", pick: "picks a tile" }[S.phase] || S.phase;
+  return h("span", {}, S.spectator ? "Watching · " : "", who, " ", phase);
+}
+
+function figureExists(f) {
+  const g = document.createElement("div");
+  g.innerHTML = S.svg;
+  return !!g.querySelector(`g.fig[data-seat="${S.current}"][data-fig="${f.fig}"][data-cell="${f.cell}"]`);
+}
+
+function renderTurnCard() {
+  const card = $("turn-card");
+  if (!S) return;
+  const parts = [];
+  const cur = seat(S.current);
+  if (S.over) {
+    const names = S.winners.map((p) => seat(p).name).join(" and ");
+    parts.push(h("div", { class: "turn-banner" }, `Game over: ${names} ${S.winners.length > 1 ? "share the win" : "wins"}`));
+    parts.push(h("div", { class: "row" }, h("button", { class: "btn primary", onclick: showGameOver }, "Final scores"), h("a", { class: "btn", href: `/replay/${gameId}` }, "Replay")));
+  } else {
+    const banner = h("div", { class: "turn-banner" + (mine() ? " mine" : "") });
+    if (mine()) banner.append(TK.chip(cur), " Your turn" + (S.you.length > 1 ? ` (${cur.name})` : ""));
+    else if (cur.kind === "bot") banner.append(TK.chip(cur), ` ${cur.name} (bot) is thinking…`);
+    else banner.append(TK.chip(cur), ` Waiting for ${cur.name}`);
+    parts.push(banner);
+    parts.push(h("p", { class: "hint-text" }, phaseHelp()));
+    if (S.phase === "turn" || S.phase === "scoring") parts.push(apPips());
+    if (mine()) {
+      const row = h("div", { class: "row" });
+      if (S.phase === "turn" || S.phase === "scoring") {
+        row.append(button(S.phase === "scoring" ? "End turn & score" : "End turn", "end", { cls: "primary", title: "end your turn (unused AP are lost)" }));
+      }
+      const undo = h("button", { class: "btn", id: "undo", disabled: !S.can_undo, title: "take back the last action of this turn (never across a reveal) [U]" }, "\u21b6 Undo");
+      undo.addEventListener("click", () => send({ type: "undo", state: S.state }));
+      const hint = h("button", { class: "btn", id: "hint", title: "ask the strongest bot for a suggestion [H]" }, "? Hint");
+      hint.addEventListener("click", () => { send({ type: "hint" }); hint.disabled = true; hint.textContent = "Thinking…"; });
+      row.append(undo, hint);
+      parts.push(row);
+    }
+  }
+  if (ui.hint && S && ui.hint.state === S.state) {
+    const play = h("button", { class: "btn small primary" }, "Play it");
+    play.addEventListener("click", () => act(ui.hint.action));
+    parts.push(h("div", { class: "refusal", style: "border-color:#b02fa0;background:#fbeefa", id: "hint-box" },
+      h("strong", {}, "Suggestion: "), ui.hint.text, " ", h("code", {}, ui.hint.action), " ", play));
+  }
+  if (ui.refusal) parts.push(h("div", { class: "refusal", id: "refusal" }, TK.refusal(ui.refusal)));
+  card.replaceChildren(...parts);
+}
+
+function phaseHelp() {
+  const cur = seat(S.current);
+  if (S.phase === "tile") return mine() ? "Place the drawn tile: turn it, then click a highlighted space (solid = fits as turned, dashed = fits turned another way)." : `${cur.name} is placing a tile.`;
+  if (S.phase === "turn") return mine() ? "Spend action points: click one of your figures to move it, or click a tile to see its actions." : `${cur.name} is spending action points.`;
+  if (S.phase === "scoring") {
+    const order = S.scoring.queue.map((p) => seat(p).name).join(" \u2192 ");
+    return `${S.scoring.final ? "Final scoring" : "Scoring round " + S.scoring.rounds}: each player takes a scoring turn, then scores (order: ${order}).`;
+  }
+  if (S.phase === "auction") return "Auction: bid for the right to take the next turn, or pass.";
+  if (S.phase === "pick") return mine() ? "You won the auction: pick one of the revealed tiles." : `${cur.name} picks a tile.`;
+  return "";
+}
+
+function apPips() {
+  const box = h("div", { class: "ap", "aria-label": `${S.ap} of ${S.ap_max} action points left` });
+  for (let i = 0; i < S.ap_max; i++) box.append(h("span", { class: "pip" + (i < S.ap ? " full" : "") }));
+  box.append(h("span", { class: "ap-text", id: "ap" }, `${S.ap} AP left`));
+  return box;
+}
+
+// ------------------------------------------------------------------ tile card
+
+function tileRotations() {
+  const byCell = {};
+  for (const e of legal("tile")) (byCell[e.cell] = byCell[e.cell] || new Set()).add(e.rotation);
+  return byCell;
+}
+
+function renderTileCard() {
+  const card = $("tile-card");
+  if (!S.drawn || S.over) { card.hidden = true; return; }
+  card.hidden = false;
+  const pic = h("div", { html: S.drawn.svgs[ui.rotation] });
+  const items = [h("h2", {}, mine() ? "Your tile" : "Drawn tile"), h("div", { class: "tile-pic" }, pic, h("div", {}, h("strong", {}, S.drawn.describe), h("div", { class: "hint-text" }, `${S.drawn.tile} · turned ${ui.rotation}`)))];
+  if (mine()) {
+    const left = h("button", { class: "btn", id: "rot-left", title: "turn anticlockwise [Shift+R]", "aria-label": "turn anticlockwise" }, "\u27f2");
+    const right = h("button", { class: "btn", id: "rot-right", title: "turn clockwise [R]", "aria-label": "turn clockwise" }, "\u27f3");
+    left.addEventListener("click", () => rotate(-1));
+    right.addEventListener("click", () => rotate(1));
+    const fits = legal("tile").filter((e) => e.rotation === ui.rotation).length;
+    items.push(h("div", { class: "row" }, left, right, h("span", { class: "hint-text" }, fits ? `${fits} space(s) fit as turned` : "no space fits as turned: rotate")));
+  }
+  card.replaceChildren(...items);
+}
+
+function rotate(d) {
+  ui.rotation = (ui.rotation + d + 6) % 6;
+  renderTileCard();
+  decorateBoard();
+}
+
+// ------------------------------------------------------------------ auction
+
+function renderAuction() {
+  const card = $("auction-card");
+  const show = (S.phase === "auction" || S.phase === "pick") && !S.over;
+  if (!show && !(S.rules === "auction" && S.display.length)) { card.hidden = true; return; }
+  card.hidden = false;
+  const items = [h("h2", {}, "Auction")];
+  const disp = h("div", { class: "auction-display" });
+  const picks = new Map(legal("pick").map((e) => [e.tile, e.action]));
+  for (const d of S.display) {
+    const cell = h("div", { class: "disp" }, h("div", { html: d.svg }), d.describe);
+    if (picks.has(d.tile)) cell.append(button("Pick", picks.get(d.tile), { cls: "small primary" }));
+    disp.append(cell);
+  }
+  items.push(disp);
+  if (S.phase === "auction") {
+    const a = S.auction;
+    const high = a.high_bidder === null ? "no bid yet" : `${seat(a.high_bidder).name} bids ${a.high_bid}`;
+    items.push(h("p", {}, `Highest: ${high}. `, a.passed.length ? `Passed: ${a.passed.map((p) => seat(p).name).join(", ")}.` : ""));
+    if (mine()) {
+      const bids = legal("bid");
+      const min = bids.length ? bids[0].amount : null;
+      const max = bids.length ? bids[bids.length - 1].amount : null;
+      const input = h("input", { type: "number", id: "bid-amount", min: min ?? 0, max: max ?? 0, value: min ?? 0, "aria-label": "bid amount" });
+      const bid = h("button", { class: "btn primary", id: "bid", disabled: min === null }, "Bid");
+      bid.addEventListener("click", () => act(`bid ${input.value}`));
+      items.push(h("div", { class: "bid-row" }, input, bid, button("Pass", "pass")), h("p", { class: "hint-text" }, min === null ? "You cannot outbid: pass." : `Bid ${min}–${max} (your score is your capital).`));
+    }
+  }
+  card.replaceChildren(...items);
+}
+
+// ------------------------------------------------------------------ actions
+
+const VERB_TITLES = { put: "Bring in a figure", dig: "Dig a temple level", take: "Take a treasure", camp: "Build a camp", guard: "Place a guard", swap: "Exchange treasures", path: "Secret paths" };
+
+function actionLabel(verb, e) {
+  const fig = e.fig === "L" ? "leader" : "worker";
+  switch (verb) {
+    case "put": return `${fig === "leader" ? "Leader" : "Worker"} \u2192 ${e.cell}`;
+    case "dig": return `Dig on ${e.cell}`;
+    case "take": return `Take treasure on ${e.cell}`;
+    case "camp": return `Camp on ${e.cell}`;
+    case "guard": return `Guard ${e.cell} with ${fig}`;
+    case "swap": return `Give ${e.give.toUpperCase()}, take ${e.take.toUpperCase()} from ${seat(e.other).name}`;
+    case "path": return `${fig} ${e.src} \u21e2 ${e.dst}`;
+    default: return e.action;
+  }
+}
+
+function renderActions() {
+  const card = $("actions-card");
+  if (!mine() || !(S.phase === "turn" || S.phase === "scoring")) { card.hidden = true; return; }
+  card.hidden = false;
+  const list = h("div", { class: "actions-list" });
+  for (const verb of ["put", "dig", "take", "swap", "camp", "guard", "path"]) {
+    const entries = legal(verb);
+    if (!entries.length) continue;
+    list.append(h("div", { class: "group-title" }, VERB_TITLES[verb]));
+    const row = h("div", { class: "row" });
+    for (const e of entries.slice(0, 24)) row.append(button(actionLabel(verb, e), e.action, { cost: e.cost, cls: "small" }));
+    list.append(row);
+  }
+  if (!list.children.length) list.append(h("p", { class: "hint-text" }, "Only moves are possible now (click a figure), or end the turn."));
+  card.replaceChildren(h("h2", {}, "Actions now"), list);
+}
+
+// Actions for the selected tile, legal or not: an illegal one still asks the engine,
+// which answers with the reason and the rule.
+function renderSelection() {
+  const card = $("selection-card");
+  if (!ui.cell || !S) { card.hidden = true; return; }
+  const entry = (S.position.board || []).find((b) => b.at === ui.cell);
+  card.hidden = false;
+  const items = [h("h2", {}, `Space ${ui.cell}`)];
+  if (!entry) {
+    items.push(h("p", {}, "An empty space."));
+  } else {
+    let what = entry.kind;
+    if (entry.kind === "temple") what = `temple, value ${entry.level}` + (entry.level !== entry.printed ? ` (printed ${entry.printed})` : "");
+    if (entry.kind === "treasure") what = `treasure tile, ${entry.tokens} treasure(s) left face down`;
+    items.push(h("p", {}, what));
+    if (entry.camp !== undefined) items.push(h("p", {}, seatLabel(entry.camp), "'s camp"));
+    if (entry.guard) items.push(h("p", {}, "Guarded by ", seatLabel(entry.guard.player)));
+    const figs = [];
+    S.position.figures.forEach((f, p) => {
+      const n = f.workers[ui.cell] || 0;
+      const lead = f.leader === ui.cell;
+      if (n || lead) figs.push(h("div", {}, seatLabel(p), `: ${n} worker(s)${lead ? " + leader" : ""}`));
+    });
+    if (figs.length) items.push(...figs);
+    if (mine() && (S.phase === "turn" || S.phase === "scoring")) {
+      const L = legalSet();
+      const avail = new Set(S.actions_available);
+      const c = S.costs;
+      const opts = [];
+      const me = S.current;
+      const isHome = entry.kind === "basecamp" || entry.camp === me;
+      if (isHome) { opts.push([`Bring in a worker`, `put W ${ui.cell}`, c.put], [`Bring in the leader`, `put L ${ui.cell}`, c.put]); }
+      if (entry.kind === "temple" && avail.has("dig")) opts.push([`Dig a level`, `dig ${ui.cell}`, c.dig]);
+      if (entry.kind === "treasure") opts.push([`Take a treasure`, `take ${ui.cell}`, c.take]);
+      if ((entry.kind === "jungle" || entry.kind === "treasure") && avail.has("camp")) opts.push([`Build a camp`, `camp ${ui.cell}`, c.camp]);
+      if (entry.kind === "temple" && avail.has("guard")) opts.push([`Guard with a worker`, `guard W ${ui.cell}`, c.guard], [`Guard with the leader`, `guard L ${ui.cell}`, c.guard]);
+      const row = h("div", { class: "row" });
+      for (const [label, action, cost] of opts) {
+        const ok = L.has(action);
+        row.append(button(label, action, { cost, cls: "small" + (ok ? "" : " illegal"), title: ok ? action : `${action} (not possible now: click to see why)` }));
+      }
+      if (opts.length) items.push(row);
+    }
+  }
+  const close = h("button", { class: "btn small" }, "Close");
+  close.addEventListener("click", () => { ui.cell = null; renderSelection(); decorateBoard(); });
+  items.push(close);
+  card.replaceChildren(...items);
+}
+
+// ------------------------------------------------------------------ players, log, links
+
+function renderPlayers() {
+  const box = $("players");
+  box.replaceChildren();
+  const standard = S.rules !== "demo";
+  for (const p of S.player_info) {
+    const row = h("div", { class: "player" + (p.seat === S.current && !S.over ? " current" : ""), "data-seat": p.seat });
+    row.append(TK.chip(p, false, 24));
+    const tags = [];
+    if (S.you.includes(p.seat)) tags.push(h("span", { class: "tag" }, "you"));
+    if (p.kind === "bot") tags.push(h("span", { class: "tag" }, `bot: ${p.level}`));
+    if (S.over && S.winners.includes(p.seat)) tags.push(h("span", { class: "tag" }, "\u2605 winner"));
+    if (p.seat === S.current && !S.over) tags.push(h("span", { class: "tag" }, "\u25b6 to play"));
+    row.append(h("div", { class: "name" }, p.name, ...tags));
+    row.append(h("div", { class: "score", title: "score" }, p.score));
+    const details = h("div", { class: "details" });
+    const tr = h("span", { title: "treasures by type" });
+    const types = Object.entries(p.treasures);
+    if (types.length) types.forEach(([t, n]) => tr.append(TK.treasure(t, n), " "));
+    else tr.append("no treasures");
+    details.append(tr);
+    details.append(h("span", {}, `supply ${p.supply_workers}W${p.leader === "supply" ? "+L" : ""}`));
+    if (standard) details.append(h("span", {}, `camps ${p.camps_left}`), h("span", {}, `guards ${p.guards_left}`));
+    if (S.rules === "auction") details.append(h("span", {}, p.marker ? "marker up" : "marker down"));
+    details.append(h("span", { title: "points if scored now" }, `now worth ${p.temple_points + p.treasure_points}`));
+    row.append(details);
+    box.append(row);
+  }
+}
+
+function renderLog() {
+  const box = $("log");
+  const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 30;
+  box.replaceChildren();
+  const lines = S.log.slice(-250);
+  for (const line of lines) {
+    const s = seat(line.seat);
+    const kind = line.kind === "score" ? "score" : (line.kind === "draw" || line.kind === "reveal") ? "chance" : "";
+    box.append(h("div", { class: "line " + kind }, TK.chip(s, false, 16), h("span", {}, `${s.name} ${line.text}`), line.notation && kind !== "chance" ? h("span", { class: "notation" }, line.notation) : null));
+  }
+  if (atBottom || lines.length < 12) box.scrollTop = box.scrollHeight;
+}
+
+function renderLinks() {
+  const card = $("links-card");
+  const saved = TK.myGames()[gameId] || {};
+  const spectator = `${location.origin}/play/${gameId}`;
+  const items = [h("h2", {}, "Links")];
+  if (saved.links && saved.links.length) {
+    for (const l of saved.links) {
+      const b = h("button", { class: "btn small" }, "Copy");
+      b.addEventListener("click", () => TK.copy(l.url, b));
+      items.push(h("div", { class: "row" }, `Invite for ${l.name}:`, b));
+    }
+  }
+  const sb = h("button", { class: "btn small" }, "Copy");
+  sb.addEventListener("click", () => TK.copy(spectator, sb));
+  items.push(h("div", { class: "row" }, "Spectator link:", sb));
+  items.push(h("div", { class: "row" }, h("a", { class: "btn small", href: `/api/games/${gameId}/record`, download: `tikal-${gameId}.json` }, "Download record"), h("a", { class: "btn small", href: `/replay/${gameId}` }, "Replay"), h("a", { class: "btn small", href: "/rules", target: "_blank" }, "Rules")));
+  if (S.spectator) items.push(h("p", { class: "hint-text" }, "You are watching: only public information is shown."));
+  card.replaceChildren(...items);
+  $("replay-link").href = `/replay/${gameId}`;
+  $("record-link").href = `/api/games/${gameId}/record`;
+}
+
+function showGameOver() {
+  document.querySelector(".modal")?.remove();
+  const rows = S.player_info.slice().sort((a, b) => b.score - a.score).map((p) => h("tr", {}, h("td", {}, TK.chip(p), " ", p.name, S.winners.includes(p.seat) ? " \u2605 winner" : ""), h("td", { class: "num" }, p.score), h("td", {}, Object.entries(p.treasures).map(([t, n]) => TK.treasure(t, n)))));
+  const close = h("button", { class: "btn" }, "Close");
+  const modal = h("div", { class: "modal", role: "dialog", "aria-modal": "true", "aria-labelledby": "over-title" }, h("div", { class: "box" },
+    h("h2", { id: "over-title" }, "Final scores"),
+    h("table", { class: "scores", id: "final-scores" }, h("tr", {}, h("th", {}, "Player"), h("th", { class: "num" }, "Score"), h("th", {}, "Treasures")), ...rows),
+    h("div", { class: "row" }, h("a", { class: "btn primary", href: `/replay/${gameId}` }, "Watch the replay"), h("a", { class: "btn", href: `/api/games/${gameId}/record`, download: `tikal-${gameId}.json` }, "Download record"), h("a", { class: "btn", href: "/" }, "New game"), close)));
+  close.addEventListener("click", () => modal.remove());
+  modal.addEventListener("click", (e) => { if (e.target === modal) modal.remove(); });
+  document.body.append(modal);
+}
+
+// ------------------------------------------------------------------ board
+
+function renderBoard() {
+  $("board").innerHTML = S.svg;
+  const svg = $("board").querySelector("svg");
+  svg.addEventListener("click", onBoardClick);
+  svg.addEventListener("mouseover", onBoardHover);
+  svg.addEventListener("mouseleave", () => { ui.hover = null; drawGhost(); });
+  decorateBoard();
+}
+
+function spaces() {
+  const map = {};
+  $("board").querySelectorAll("g.space").forEach((g) => (map[g.dataset.cell] = g));
+  return map;
+}
+
+function svgEl(tag, attrs) {
+  const n = document.createElementNS("http://www.w3.org/2000/svg", tag);
+  for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, v);
+  return n;
+}
+
+function moveTargets() {
+  if (!ui.fig) return {};
+  const out = {};
+  for (const e of legal("move").concat(legal("path"))) {
+    if (e.src !== ui.fig.cell || e.fig !== ui.fig.fig) continue;
+    if (!out[e.dst] || e.cost < out[e.dst].cost) out[e.dst] = e;
+  }
+  return out;
+}
+
+function decorateBoard() {
+  const svg = $("board").querySelector("svg");
+  if (!svg || !S) return;
+  const sp = spaces();
+  const overlay = svg.querySelector("g.overlay");
+  overlay.replaceChildren();
+  Object.values(sp).forEach((g) => g.classList.remove("target", "target-weak", "picked", "hint"));
+  svg.querySelectorAll("g.fig").forEach((g) => g.classList.remove("mine", "selected", "movable"));
+  svg.classList.toggle("interactive", !!mine());
+  if (ui.cell && sp[ui.cell]) sp[ui.cell].classList.add("picked");
+  if (mine() && S.phase === "tile") {
+    const byCell = tileRotations();
+    for (const [cell, rots] of Object.entries(byCell)) {
+      if (!sp[cell]) continue;
+      sp[cell].classList.add(rots.has(ui.rotation) ? "target" : "target-weak");
+    }
+  }
+  if (mine() && (S.phase === "turn" || S.phase === "scoring")) {
+    const movable = new Set(legal("move").concat(legal("path")).map((e) => `${e.fig}@${e.src}`));
+    svg.querySelectorAll(`g.fig[data-seat="${S.current}"]`).forEach((g) => {
+      g.classList.add("mine");
+      if (movable.has(`${g.dataset.fig}@${g.dataset.cell}`)) g.classList.add("movable");
+      if (ui.fig && ui.fig.cell === g.dataset.cell && ui.fig.fig === g.dataset.fig) g.classList.add("selected");
+    });
+    for (const [dst, e] of Object.entries(moveTargets())) {
+      const g = sp[dst];
+      if (!g) continue;
+      g.classList.add("target");
+      badge(overlay, g, `${e.cost}`, e.verb);
+    }
+  }
+  if (ui.hint && ui.hint.state === S.state) {
+    const words = ui.hint.action.split(" ");
+    for (const w of words) if (sp[w]) sp[w].classList.add("hint");
+  }
+  drawGhost();
+}
+
+function badge(overlay, g, text) {
+  const x = +g.dataset.x, y = +g.dataset.y;
+  overlay.append(svgEl("circle", { cx: x + 24, cy: y - 22, r: 12, class: "badge-bg" }));
+  const t = svgEl("text", { x: x + 24, y: y - 18, "text-anchor": "middle", class: "badge-text" });
+  t.textContent = text;
+  overlay.append(t);
+}
+
+function drawGhost() {
+  const svg = $("board").querySelector("svg");
+  if (!svg || !S) return;
+  svg.querySelectorAll(".ghost").forEach((n) => n.remove());
+  if (!S.drawn) return;
+  let cell = null, rot = ui.rotation;
+  if (mine() && S.phase === "tile" && ui.hover) {
+    const rots = tileRotations()[ui.hover];
+    if (rots) { cell = ui.hover; if (!rots.has(rot)) rot = [...rots][0]; }
+  }
+  if (ui.hint && ui.hint.state === S.state && ui.hint.action.startsWith("tile ")) {
+    const [, c, r] = ui.hint.action.split(" ");
+    if (!cell) { cell = c; rot = +r; }
+  }
+  if (!cell) return;
+  const g = spaces()[cell];
+  if (!g) return;
+  const ghost = svgEl("g", { class: "ghost", transform: `translate(${g.dataset.x},${g.dataset.y})` });
+  ghost.innerHTML = S.drawn.groups[rot];
+  svg.querySelector("g.overlay").append(ghost);
+}
+
+function onBoardHover(ev) {
+  const g = ev.target.closest && ev.target.closest("g.space");
+  const cell = g ? g.dataset.cell : null;
+  if (cell !== ui.hover) { ui.hover = cell; if (S && S.phase === "tile") drawGhost(); }
+}
+
+function neighbours(a, b) {
+  const sp = spaces();
+  if (!sp[a] || !sp[b]) return false;
+  const dx = sp[a].dataset.x - sp[b].dataset.x, dy = sp[a].dataset.y - sp[b].dataset.y;
+  return Math.hypot(dx, dy) < 95;
+}
+
+function onBoardClick(ev) {
+  if (!S) return;
+  const fig = ev.target.closest("g.fig");
+  const space = ev.target.closest("g.space");
+  const cell = space ? space.dataset.cell : null;
+  if (mine() && S.phase === "tile") {
+    if (!cell) return;
+    const rots = tileRotations()[cell];
+    if (rots && rots.has(ui.rotation)) { act(`tile ${cell} ${ui.rotation}`); return; }
+    if (rots) {
+      const order = [1, 2, 3, 4, 5].map((k) => (ui.rotation + k) % 6);
+      ui.rotation = order.find((r) => rots.has(r));
+      renderTileCard();
+      decorateBoard();
+      TK.toast(`Turned the tile so that it fits on ${cell}; click again to place it.`);
+      return;
+    }
+    act(`tile ${cell} ${ui.rotation}`); // the engine explains why not
+    return;
+  }
+  const apPhase = mine() && (S.phase === "turn" || S.phase === "scoring");
+  if (apPhase && fig && +fig.dataset.seat === S.current) {
+    const f = { cell: fig.dataset.cell, fig: fig.dataset.fig };
+    if (ui.fig && ui.fig.cell === f.cell && ui.fig.fig === f.fig) ui.fig = null;
+    else if (ui.fig && ui.fig.cell !== f.cell && moveTargets()[f.cell]) { act(moveTargets()[f.cell].action); return; }
+    else ui.fig = f;
+    ui.cell = f.cell;
+    renderSelection();
+    decorateBoard();
+    return;
+  }
+  if (!cell) return;
+  if (apPhase && ui.fig) {
+    const t = moveTargets()[cell];
+    if (t) { act(t.action); ui.fig = { cell, fig: ui.fig.fig }; ui.cell = cell; return; }
+    if (cell !== ui.fig.cell && neighbours(ui.fig.cell, cell)) { act(`move ${ui.fig.fig} ${ui.fig.cell} ${cell}`); return; }
+    ui.fig = null;
+  }
+  ui.cell = ui.cell === cell ? null : cell;
+  renderSelection();
+  decorateBoard();
+}
+
+document.addEventListener("keydown", (ev) => {
+  if (!S || ev.target.closest("input, textarea, select")) return;
+  if (ev.key === "Escape") { ui.fig = null; ui.cell = null; renderSelection(); decorateBoard(); document.querySelector(".modal")?.remove(); }
+  if (!mine()) return;
+  if ((ev.key === "r" || ev.key === "R") && S.phase === "tile") rotate(ev.shiftKey ? -1 : 1);
+  if (ev.key === "u" && S.can_undo) send({ type: "undo", state: S.state });
+  if (ev.key === "h") send({ type: "hint" });
+});
+
+// For tests and debugging: the current state message.
+window.tikal = { get state() { return S; }, ui };
+
+if (token) TK.saveGame(gameId, { token });
+TK.loadRules();
+connect();
+setInterval(() => { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "ping" })); }, 25000);

@@ -1,0 +1,170 @@
+// The start page: create games, list games, open record files.
+"use strict";
+
+const h = TK.h;
+let META = null;
+const SEAT_LOOK = [
+  { colour: "#0072B2", ink: "#fff", shape: "circle", colour_name: "Blue" },
+  { colour: "#D55E00", ink: "#fff", shape: "square", colour_name: "Red" },
+  { colour: "#F0E442", ink: "#1b1b1b", shape: "triangle", colour_name: "Yellow" },
+  { colour: "#CC79A7", ink: "#1b1b1b", shape: "diamond", colour_name: "Pink" },
+];
+const OPTION_TEXT = {
+  camp_needs_own_figure: "Building a camp needs one of your own figures on the tile (current edition) [CAMP-3]",
+};
+
+function rulesName() { return document.querySelector("input[name=rules]:checked").value; }
+function strongest() { return META.hint_bot; }
+
+function seatRow(i, kind, level) {
+  const look = SEAT_LOOK[i];
+  const sel = h("select", { name: "kind", "aria-label": `seat ${i + 1} player` });
+  sel.append(h("option", { value: "human" }, "Human"));
+  for (const b of META.bots) sel.append(h("option", { value: "bot:" + b }, `Bot: ${b}`));
+  sel.value = kind === "bot" ? "bot:" + (level || strongest()) : "human";
+  return h("div", { class: "seat-row", "data-seat": i }, TK.chip({ ...look, name: look.colour_name }),
+    h("input", { name: "name", placeholder: look.colour_name, maxlength: 24, "aria-label": `seat ${i + 1} name` }), sel, h("span", { class: "hint-text" }, `seat ${i + 1}`));
+}
+
+function setSeats(n, kinds) {
+  const box = document.getElementById("seats");
+  const old = [...box.children].map((r) => r.querySelector("select").value);
+  box.replaceChildren();
+  for (let i = 0; i < n; i++) {
+    const k = kinds ? kinds[i] : (old[i] || (i === 0 ? "human" : "bot:" + strongest()));
+    const row = seatRow(i, k.startsWith("bot") ? "bot" : "human", k.split(":")[1]);
+    box.append(row);
+  }
+}
+
+function onRulesChange() {
+  const rs = META.rulesets[rulesName()];
+  const count = document.getElementById("seats").children.length;
+  const n = Math.min(Math.max(count, rs.players[0]), rs.players[rs.players.length - 1]);
+  setSeats(n);
+  const opts = document.getElementById("options");
+  opts.replaceChildren();
+  for (const [k, v] of Object.entries(rs.options)) {
+    opts.append(h("label", {}, h("input", { type: "checkbox", name: k, checked: !!v }), " ", OPTION_TEXT[k] || k), h("br"));
+  }
+  document.getElementById("options-box").hidden = !Object.keys(rs.options).length;
+}
+
+async function create(body) {
+  const btn = document.getElementById("create-btn");
+  btn.disabled = true;
+  try {
+    const res = await TK.api("/api/games", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
+    const humans = res.seats.filter((s) => s.kind === "human");
+    const links = humans.map((s) => ({ name: s.name, url: s.url, seat: s.seat }));
+    const names = res.seats.map((s) => s.name);
+    if (body.hotseat || humans.length <= 1) {
+      const tok = res.hotseat_token || (humans[0] && humans[0].token);
+      TK.saveGame(res.id, { token: tok, rules: body.rules, names, links: humans.length > 1 ? [] : [] });
+      location.href = tok ? `/play/${res.id}#t=${tok}` : `/play/${res.id}`;
+      return;
+    }
+    TK.saveGame(res.id, { token: humans[0].token, rules: body.rules, names, links });
+    showLinks(res, links);
+  } catch (e) {
+    TK.toast(e.message, "error");
+  } finally {
+    btn.disabled = false;
+  }
+}
+
+function showLinks(res, links) {
+  const box = document.getElementById("created");
+  box.hidden = false;
+  const rows = links.map((l) => {
+    const input = h("input", { value: l.url, readonly: true, "aria-label": `invite link for ${l.name}` });
+    const copy = h("button", { class: "btn small", type: "button" }, "Copy");
+    copy.addEventListener("click", () => TK.copy(l.url, copy));
+    return h("div", { class: "link-row" }, h("span", {}, `${l.name} (seat ${l.seat + 1})`), input, copy, h("a", { class: "btn small", href: l.url, target: "_blank" }, "Open"));
+  });
+  const spect = h("input", { value: res.spectator_url, readonly: true, "aria-label": "spectator link" });
+  const sc = h("button", { class: "btn small", type: "button" }, "Copy");
+  sc.addEventListener("click", () => TK.copy(res.spectator_url, sc));
+  box.replaceChildren(h("div", { class: "links" }, h("h2", {}, "Game created: send each player their link"),
+    h("p", { class: "hint-text" }, "Each link is secret: it lets its holder play that seat only. Keep yours, send the others."),
+    ...rows, h("div", { class: "link-row" }, h("span", {}, "Spectators"), spect, sc, h("span")),
+    h("a", { class: "btn primary", href: links[0].url, id: "play-first" }, `Play as ${links[0].name}`)));
+  document.getElementById("create").hidden = true;
+  renderMine();
+}
+
+function formBody() {
+  const seats = [...document.getElementById("seats").children].map((row) => {
+    const v = row.querySelector("select").value;
+    const name = row.querySelector("input").value.trim() || null;
+    return v === "human" ? { kind: "human", name } : { kind: "bot", level: v.split(":")[1], name };
+  });
+  const options = {};
+  document.querySelectorAll("#options input[type=checkbox]").forEach((c) => (options[c.name] = c.checked));
+  const hotseat = document.querySelector("input[name=mode]:checked").value === "hotseat";
+  const body = { rules: rulesName(), seats, options, hotseat };
+  const seed = new URLSearchParams(location.search).get("seed");
+  if (seed !== null && /^\d+$/.test(seed)) body.seed = +seed; // reproducible shuffles (tests, puzzles)
+  return body;
+}
+
+function renderMine() {
+  const box = document.getElementById("my-games");
+  const mine = Object.entries(TK.myGames()).sort((a, b) => b[1].seen - a[1].seen).slice(0, 12);
+  box.replaceChildren();
+  if (!mine.length) box.append(h("li", { class: "hint-text" }, "Games you create or join appear here."));
+  for (const [id, g] of mine) {
+    box.append(h("li", {}, h("a", { href: `/play/${id}${g.token ? "#t=" + g.token : ""}` }, `${g.rules || "game"} ${id}`), h("span", { class: "meta" }, (g.names || []).join(", ")), h("span", { class: "meta" }, new Date(g.seen).toLocaleString())));
+  }
+}
+
+async function renderAll() {
+  const box = document.getElementById("all-games");
+  try {
+    const games = await TK.api("/api/games");
+    box.replaceChildren();
+    if (!games.length) box.append(h("li", { class: "hint-text" }, "No games yet."));
+    for (const g of games.slice(0, 15)) {
+      box.append(h("li", {}, h("span", { class: "pill " + g.status }, g.status), `${g.rules}`, h("span", { class: "meta" }, g.seats.map((s) => s.name + (s.kind === "bot" ? " (bot)" : "")).join(", ") + ` · ${g.moves} moves`),
+        h("a", { href: `/play/${g.id}` }, "watch"), h("a", { href: `/replay/${g.id}` }, "replay")));
+    }
+  } catch (e) {
+    box.replaceChildren(h("li", {}, "Could not load games."));
+  }
+}
+
+async function upload(file) {
+  const msg = document.getElementById("upload-msg");
+  try {
+    const text = await file.text();
+    const res = await TK.api("/api/replays", { method: "POST", headers: { "content-type": "application/json" }, body: text });
+    location.href = res.url;
+  } catch (e) {
+    msg.replaceChildren(h("p", { class: "refusal" }, "This file is not a replayable record: " + e.message));
+  }
+}
+
+async function main() {
+  META = await TK.api("/api/meta");
+  document.querySelectorAll("input[name=rules]").forEach((r) => r.addEventListener("change", onRulesChange));
+  setSeats(2, ["human", "bot:" + strongest()]);
+  onRulesChange();
+  document.getElementById("add-seat").addEventListener("click", () => {
+    const rs = META.rulesets[rulesName()];
+    const n = document.getElementById("seats").children.length;
+    if (n < Math.max(...rs.players)) setSeats(n + 1);
+  });
+  document.getElementById("remove-seat").addEventListener("click", () => {
+    const rs = META.rulesets[rulesName()];
+    const n = document.getElementById("seats").children.length;
+    if (n > Math.min(...rs.players)) setSeats(n - 1);
+  });
+  document.getElementById("create").addEventListener("submit", (e) => { e.preventDefault(); create(formBody()); });
+  document.getElementById("quick-demo").addEventListener("click", () => create({ rules: "demo", seats: [{ kind: "human", name: "You" }, { kind: "bot", level: strongest() }], hotseat: true }));
+  document.getElementById("quick-standard").addEventListener("click", () => create({ rules: "standard", seats: [{ kind: "human", name: "You" }, { kind: "bot", level: strongest() }, { kind: "bot", level: strongest() }], hotseat: true }));
+  document.getElementById("record-file").addEventListener("change", (e) => { if (e.target.files[0]) upload(e.target.files[0]); });
+  renderMine();
+  renderAll();
+}
+
+main();
