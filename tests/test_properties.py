@@ -277,8 +277,10 @@ def test_views_never_depend_on_hidden_parts(rules: str, players: int, seed: int)
         other = perturb_hidden(game, rng)
         assert other.to_json() != game.to_json() or not (game.stack or game.token_pool)
         for viewer in [None, *range(players)]:
-            mine = game.view(viewer).to_json()
+            view = game.view(viewer)
+            mine = view.to_json()
             assert mine == other.view(viewer).to_json()
+            assert view.legal_actions() == game.legal_actions()
             assert "seed" not in mine
             assert all(isinstance(e.get("tokens", 0), int) for e in mine["board"])
             assert isinstance(mine["token_pool"], int)

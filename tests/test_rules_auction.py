@@ -40,9 +40,7 @@ def take_turn(game: Game, tile: str | None = None) -> int:
 def auction_position(players: int, markers: list[bool], current: int, stack: list[str]) -> Game:
     """Seat ``current`` is in a normal turn with ``markers``; ``stack`` is what is left."""
     pos = Position("auction", players=players)
-    rest = [t for t in pos.data["stack"] if t not in stack]
-    pos.data["stack"] = list(stack)
-    pos.data["discarded"] = rest
+    pos.discard(*[t for t in pos.data["stack"] if t not in stack]).next_tiles(*stack)
     pos.set(current=current, markers=markers, last_placer=current)
     return pos.game()
 

@@ -34,10 +34,8 @@ def at(name: str) -> int:
 
 def only(pos: Position, *keep: str) -> Position:
     """Leave only ``keep`` in the stack (drawn in this order); discard the others."""
-    rest = [t for t in pos.data["stack"] if t not in keep]
-    pos.data["stack"] = list(keep)
-    pos.data["discarded"] = pos.data["discarded"] + rest
-    return pos
+    pos.discard(*[t for t in pos.data["stack"] if t not in keep])
+    return pos.next_tiles(*keep)
 
 
 # ---------------------------------------------------------------- DEMO-1

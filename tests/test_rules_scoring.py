@@ -21,10 +21,8 @@ TEMPLE_SE = "B5"  # pre-printed temple (value 1) south-east of the basecamp
 
 def stack_of(pos: Position, *top: str, keep: tuple[str, ...] = ()) -> Position:
     """Make ``top`` the next tiles drawn (in that order), then ``keep``; discard the rest."""
-    rest = [t for t in pos.data["stack"] if t not in top and t not in keep]
-    pos.data["stack"] = [*top, *keep]
-    pos.data["discarded"] = pos.data["discarded"] + rest
-    return pos
+    pos.discard(*[t for t in pos.data["stack"] if t not in top and t not in keep])
+    return pos.next_tiles(*top, *keep)
 
 
 def scoring(
