@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from web_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, ServerProcess
 
 from tikal import Game
+from web_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, ServerProcess
 
 sync_api = pytest.importorskip("playwright.sync_api")
 
@@ -50,7 +50,8 @@ def state(page: Any) -> dict[str, Any]:
 
 
 def wait_state(page: Any, test: str, timeout: float = 20_000) -> None:
-    page.wait_for_function(f"() => {{ const S = window.tikal && window.tikal.state; return !!S && ({test}); }}", timeout=timeout)
+    script = f"() => {{ const S = window.tikal && window.tikal.state; return !!S && ({test}); }}"
+    page.wait_for_function(script, timeout=timeout)
 
 
 def wait_my_turn(page: Any, timeout: float = 30_000) -> None:

@@ -121,12 +121,14 @@ class CreateGame(BaseModel):
 
 class ActionIn(BaseModel):
     action: str = Field(..., max_length=64, description="an action, e.g. 'move W F3 G3'")
-    state: int = Field(..., description="the state counter of the position the move is for")
+    state: int = Field(
+        ..., strict=True, description="the state counter of the position the move is for"
+    )
     token: str | None = Field(None, max_length=64, description="or send X-Tikal-Token")
 
 
 class UndoIn(BaseModel):
-    state: int
+    state: int = Field(..., strict=True)
     token: str | None = Field(None, max_length=64)
 
 
@@ -307,6 +309,7 @@ def create_app(
         description="A JSON API beside the WebSocket `/ws/{game_id}`; see docs/web.md.",
         lifespan=lifespan,
     )
+    app.add_middleware(BodyLimit)
     app.state.manager = manager
     app.state.hub = hub
     app.state.storage = store
