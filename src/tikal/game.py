@@ -1136,6 +1136,7 @@ class Game:
         if self.frontier:
             self.drawn = tile_id
             self.phase = Phase.TILE
+            self.ap = 0  # action points come after the tile is placed [TURN-1]
         else:
             self.discarded.append(tile_id)
             self._start_ap(Phase.TURN)
