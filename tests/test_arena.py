@@ -1,0 +1,169 @@
+"""The arena: seat rotation, aggregation, JSON/plot/records output, executors, the CLI."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator
+from pathlib import Path
+from typing import TypeVar
+
+import pytest
+from typer.testing import CliRunner
+
+from tikal import Game
+from tikal.arena import (
+    Budget,
+    GameResult,
+    ProcessExecutor,
+    parse_bots,
+    parse_budget,
+    run_arena,
+    save_plot,
+    schedule,
+    wilson,
+)
+from tikal.cli import load_commands
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+runner = CliRunner()
+app = load_commands()
+
+
+def test_budgets_parse() -> None:
+    assert parse_budget("2s") == Budget(seconds=2.0)
+    assert parse_budget("150") == Budget(iterations=150)
+    assert parse_budget("150/0.5s") == Budget(seconds=0.5, iterations=150)
+    assert parse_budget("default").empty and parse_budget(None).empty
+    for bad in ("fast", "-3", "0s"):
+        with pytest.raises(ValueError, match="budget"):
+            parse_budget(bad)
+
+
+def test_lineup_fills_up_and_takes_per_bot_budgets() -> None:
+    lineup = parse_bots("mcts:2s,greedy", 4, Budget(iterations=5))
+    assert [s.label for s in lineup] == ["mcts:2s", "greedy", "greedy", "greedy"]
+    assert lineup[0].budget == Budget(seconds=2.0)
+    assert lineup[1].budget == Budget(iterations=5)
+    with pytest.raises(ValueError, match="unknown bot"):
+        parse_bots("mcts,deepblue", 2)
+    with pytest.raises(ValueError, match="seats"):
+        parse_bots("random,random,random", 2)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_seats_rotate_so_every_bot_plays_every_seat_equally(players: int) -> None:
+    lineup = parse_bots("mcts,greedy,random", players) if players >= 3 else parse_bots(
+        "mcts,greedy", players)
+    tasks = schedule("standard", lineup, 10, seed=4)
+    assert len(tasks) % players == 0 and len(tasks) >= 10
+    per_seat: Counter[tuple[str, int]] = Counter()
+    for task in tasks:
+        for s, spec in enumerate(task.seats):
+            per_seat[spec.label, s] += 1
+    for label in {spec.label for spec in lineup}:
+        counts = {per_seat[label, s] for s in range(players)}
+        assert len(counts) == 1, (label, per_seat)
+    # every deal is played in every rotation
+    deals = Counter(task.seed for task in tasks)
+    assert set(deals.values()) == {players}
+
+
+def test_wilson_interval() -> None:
+    low, high = wilson(50, 100)
+    assert low == pytest.approx(0.404, abs=0.002) and high == pytest.approx(0.596, abs=0.002)
+    assert wilson(0, 10)[0] == 0.0 and wilson(10, 10)[1] == 1.0
+
+
+def test_run_arena_aggregates_per_bot_and_splits_ties(tmp_path: Path) -> None:
+    lineup = parse_bots("random,random", 2)
+    result = run_arena("demo", 2, lineup, 4, seed=3, records=tmp_path)
+    data = result.to_json()
+    assert list(data["bots"]) == ["random"]  # a bot listed twice is one entry
+    entry = data["bots"]["random"]
+    assert entry["games"] == 8
+    assert entry["wins"] == pytest.approx(4.0)  # each game gives exactly one win in total
+    for key in ("games", "wins", "win_rate", "ci95", "mean_score", "mean_decision_s"):
+        assert key in entry
+    assert len(list(tmp_path.glob("game-*.json"))) == 4
+
+
+def test_arena_games_replay_from_their_records(tmp_path: Path) -> None:
+    lineup = parse_bots("greedy,random", 2)
+    result = run_arena("demo", 2, lineup, 2, seed=9, records=tmp_path)
+    assert not result.errors
+    for path in sorted(tmp_path.glob("game-*.json")):
+        record = json.loads(path.read_text())
+        game = Game.from_record(record)
+        assert game.is_over
+        assert record["bots"] in (["greedy", "random"], ["random", "greedy"])
+    assert result.bots["greedy"].win_rate == 1.0
+
+
+class ListExecutor:
+    """A stand-in for a distributed engine: runs the tasks in reverse order."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def map_unordered(self, fn: Callable[[T], R], tasks: Iterable[T]) -> Iterator[R]:
+        self.calls += 1
+        for task in reversed(list(tasks)):
+            yield fn(task)
+
+
+def test_any_executor_can_run_the_games() -> None:
+    executor = ListExecutor()
+    seen: list[int] = []
+
+    def on_result(result: GameResult, total: int) -> None:
+        seen.append(result.index)
+        assert total == 4
+
+    lineup = parse_bots("random,greedy", 2)
+    result = run_arena("demo", 2, lineup, 4, seed=1, executor=executor, on_result=on_result)
+    assert executor.calls == 1 and seen == [3, 2, 1, 0]
+    assert result.bots["greedy"].games == 4
+
+
+def test_process_pool_gives_the_same_results_as_serial() -> None:
+    lineup = parse_bots("greedy,random", 2)
+    serial = run_arena("demo", 2, lineup, 2, seed=5)
+    parallel = run_arena("demo", 2, lineup, 2, seed=5, executor=ProcessExecutor(2))
+    scores = sorted((r.index, [s.score for s in r.seats]) for r in serial.results)
+    assert scores == sorted((r.index, [s.score for s in r.seats]) for r in parallel.results)
+
+
+def test_plot_is_written(tmp_path: Path) -> None:
+    result = run_arena("demo", 2, parse_bots("greedy,random", 2), 2, seed=2)
+    path = tmp_path / "plot.png"
+    save_plot(result, path)
+    assert path.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_arena_command(tmp_path: Path) -> None:
+    out, plot, records = tmp_path / "r.json", tmp_path / "r.png", tmp_path / "records"
+    result = runner.invoke(app, [
+        "arena", "--rules", "demo", "--players", "2", "--bots", "mcts,greedy", "--games", "2",
+        "--seed", "4", "--budget", "3", "--jobs", "2", "--out", str(out), "--plot", str(plot),
+        "--records", str(records),
+    ])
+    assert result.exit_code == 0, result.output
+    assert "Win rate" in result.output and "95% CI" in result.output
+    data = json.loads(out.read_text())
+    assert set(data["bots"]) == {"mcts", "greedy"}
+    mcts = data["bots"]["mcts"]
+    assert mcts["games"] == 2 and 0 <= mcts["ci95"][0] <= mcts["win_rate"] <= mcts["ci95"][1]
+    assert data["config"]["budgets"] == {"mcts": "3", "greedy": "-"}
+    assert plot.exists() and len(list(records.glob("*.json"))) == 2
+
+
+def test_arena_command_rejects_bad_input() -> None:
+    result = runner.invoke(app, ["arena", "--rules", "demo", "--players", "3"])
+    assert result.exit_code == 1 and "players" in result.output
+    result = runner.invoke(app, ["arena", "--bots", "alphazero"])
+    assert result.exit_code == 1 and "unknown bot" in result.output
+    result = runner.invoke(app, ["arena", "--budget", "soon"])
+    assert result.exit_code == 1 and "budget" in result.output

@@ -1,0 +1,304 @@
+"""Bots: they see only views [HIDDEN-1], never play an illegal action, and are deterministic."""
+
+from __future__ import annotations
+
+import random
+import time
+from typing import Any
+
+import pytest
+
+from positions import Position
+from tikal import Game, TakeTreasure, label, parse_label
+from tikal.bots import BOT_NAMES, PRESETS, GreedyBot, MCTSBot, RandomBot, make_bot
+from tikal.bots.evaluate import Evaluator
+from tikal.bots.greedy import truncate_after_take
+from tikal.bots.planner import TurnPlanner
+from tikal.components import VOLCANO
+
+TINY_MCTS: dict[str, Any] = {"iterations": 3, "seconds": None, "candidates": 3, "beam": 1}
+
+
+def tiny(name: str, seed: int) -> Any:
+    """A bot by name, with the smallest search budget (tests must stay quick)."""
+    if name in ("mcts", "hard"):
+        return make_bot(name, seed=seed, **TINY_MCTS)
+    return make_bot(name, seed=seed)
+
+
+def play(game: Game, bots: list[Any], limit: int = 20_000) -> list[str]:
+    """Play to the end, checking each choice against the legal actions of the bot's view."""
+    for _ in range(limit):
+        if game.is_over:
+            return [str(a) for a in game.history]
+        p = game.current
+        view = game.view(p)
+        action = bots[p].choose(view)
+        assert action in view.legal_actions(), f"{bots[p].name} chose illegal {action}"
+        game.apply(action)  # raises IllegalAction otherwise
+    raise AssertionError("the game did not end")
+
+
+def test_make_bot_knows_every_name_and_rejects_others() -> None:
+    for name in BOT_NAMES:
+        bot = tiny(name, 1)
+        assert bot.name == name
+    assert isinstance(make_bot("random", 1), RandomBot)
+    assert isinstance(make_bot("greedy", 1), GreedyBot)
+    assert isinstance(make_bot("medium", 1), GreedyBot)
+    assert isinstance(make_bot("hard", 1), MCTSBot)
+    assert set(PRESETS) == {"easy", "medium", "hard"}
+    with pytest.raises(ValueError, match="unknown bot"):
+        make_bot("grandmaster", 1)
+    with pytest.raises(ValueError, match="budget"):
+        MCTSBot(1, seconds=None, iterations=None)
+
+
+def test_budget_keywords_reach_the_search() -> None:
+    bot = make_bot("mcts", seed=1, seconds=0.5, iterations=7)
+    assert isinstance(bot, MCTSBot)
+    assert bot.seconds == 0.5 and bot.iterations == 7
+    default = make_bot("mcts", seed=1)
+    assert isinstance(default, MCTSBot) and default.seconds is not None
+    assert default.seconds <= 2.0
+
+
+# ------------------------------------------------------------------ hidden information
+
+
+def _hide_differently(game: Game, rng: random.Random) -> Game:
+    """The same game with another order of the unseen tiles and other face-down token types."""
+    other = game.clone()
+    by_letter: dict[str, list[str]] = {}
+    for tile_id in other.stack:
+        by_letter.setdefault(other.rules.tile(tile_id).letter, []).append(tile_id)
+    stack: list[str] = []
+    for letter in sorted(by_letter, reverse=True):
+        group = by_letter[letter]
+        rng.shuffle(group)
+        stack.extend(group)
+    other.stack = stack
+    hidden = list(other.token_pool)
+    cells = sorted(other.tokens)
+    for cell in cells:
+        hidden.extend(other.tokens[cell])
+    rng.shuffle(hidden)
+    i = 0
+    for cell in cells:
+        k = len(other.tokens[cell])
+        other.tokens[cell] = tuple(hidden[i : i + k])
+        i += k
+    other.token_pool = hidden[i:]
+    return other
+
+
+def _positions(rules: str, players: int, seed: int, every: int) -> list[Game]:
+    """Positions along a greedy game, from those with face-down tokens on the board."""
+    game = Game.new(rules, players, seed=seed)
+    bots = [make_bot("greedy", seed=s) for s in range(players)]
+    found = []
+    step = 0
+    while not game.is_over and len(found) < 6:
+        if step % every == 0 and any(game.tokens.values()) and game.stack:
+            found.append(game.clone())
+        game.apply(bots[game.current].choose(game.view(game.current)))
+        step += 1
+    return found
+
+
+@pytest.mark.rule("HIDDEN-1")
+@pytest.mark.parametrize("name", ["random", "greedy", "easy", "mcts"])
+@pytest.mark.parametrize(("rules", "players"), [("standard", 2), ("auction", 3), ("demo", 2)])
+def test_hidden_information_does_not_change_decisions(name: str, rules: str, players: int) -> None:
+    rng = random.Random(5)
+    positions = _positions(rules, players, seed=3, every=7)
+    differing = 0
+    for game in positions:
+        twin = _hide_differently(game, rng)
+        if twin.stack == game.stack and twin.tokens == game.tokens:
+            continue
+        differing += 1
+        p = game.current
+        a = tiny(name, 11).choose(game.view(p))
+        b = tiny(name, 11).choose(twin.view(p))
+        assert a == b, f"{name} decided {a} and {b} in games differing only in hidden parts"
+    assert differing >= 2
+
+
+@pytest.mark.rule("HIDDEN-1")
+def test_search_never_reads_the_real_game() -> None:
+    """A bot gets a redacted view: the real stack order is not in it."""
+    game = Game.new("standard", 2, seed=8)
+    view = game.view(0)
+    twin = _hide_differently(game, random.Random(1))
+    assert view.state.stack == twin.view(0).state.stack
+    bot = MCTSBot(seed=4, iterations=6, seconds=None, candidates=3, beam=1)
+    assert bot.choose(view) == MCTSBot(seed=4, iterations=6, seconds=None, candidates=3,
+                                       beam=1).choose(twin.view(0))
+
+
+# ------------------------------------------------------------------ legality
+
+
+@pytest.mark.parametrize(
+    ("rules", "players", "seed"),
+    [(r, n, s) for r, n in [("standard", 2), ("standard", 3), ("standard", 4), ("auction", 2),
+                            ("auction", 4), ("demo", 2)] for s in range(3)],
+)
+def test_random_bots_finish_every_rule_set(rules: str, players: int, seed: int) -> None:
+    game = Game.new(rules, players, seed=seed)
+    play(game, [make_bot("random", seed=seed * 7 + p) for p in range(players)])
+    assert game.is_over
+
+
+@pytest.mark.parametrize(
+    ("rules", "players", "seed"),
+    [("standard", 2, 1), ("standard", 4, 2), ("auction", 3, 3), ("auction", 2, 4)]
+    + [("demo", 2, s) for s in range(6)],
+)
+def test_greedy_never_plays_an_illegal_action(rules: str, players: int, seed: int) -> None:
+    game = Game.new(rules, players, seed=seed)
+    names = ["greedy", "easy", "random", "greedy"]
+    play(game, [make_bot(names[p % len(names)], seed=seed + p) for p in range(players)])
+    assert game.is_over
+
+
+@pytest.mark.parametrize(
+    ("rules", "players", "seed"),
+    [("standard", 2, 5), ("auction", 3, 6), ("demo", 2, 7), ("demo", 2, 8)],
+)
+def test_mcts_never_plays_an_illegal_action(rules: str, players: int, seed: int) -> None:
+    game = Game.new(rules, players, seed=seed)
+    bots = [tiny("mcts", seed)] + [make_bot("greedy", seed=p) for p in range(1, players)]
+    play(game, bots)
+    assert game.is_over
+
+
+def test_bots_recover_when_the_view_diverges_from_their_plan() -> None:
+    """Undo and treasures change what the bot expected: it plans again, legally."""
+    game = Game.new("standard", 2, seed=21)
+    bot = make_bot("greedy", seed=1)
+    other = make_bot("greedy", seed=2)
+    undone = 0
+    while not game.is_over:
+        p = game.current
+        chooser = bot if p == 0 else other
+        action = chooser.choose(game.view(p))
+        assert action in game.legal_actions()
+        game.apply(action)
+        lucky = random.Random(len(game.history)).random() < 0.3
+        if p == 0 and game.can_undo() and undone < 20 and lucky:
+            game.undo()
+            undone += 1
+    assert undone > 0
+
+
+# ------------------------------------------------------------------ determinism
+
+
+@pytest.mark.parametrize(("names", "rules"), [(("greedy", "easy"), "standard"),
+                                             (("mcts", "random"), "demo"),
+                                             (("easy", "random"), "auction")])
+def test_same_seed_same_game(names: tuple[str, str], rules: str) -> None:
+    logs = []
+    for _ in range(2):
+        game = Game.new(rules, 2, seed=12)
+        logs.append(play(game, [tiny(names[0], 3), tiny(names[1], 4)]))
+    assert logs[0] == logs[1]
+
+
+def test_seconds_budget_is_respected_per_turn() -> None:
+    game = Game.new("standard", 2, seed=2)
+    bot = make_bot("mcts", seed=1, seconds=0.3)
+    assert isinstance(bot, MCTSBot)
+    other = make_bot("greedy", seed=2)
+    turns = 0
+    while turns < 4:
+        p = game.current
+        action = (bot if p == 0 else other).choose(game.view(p))
+        game.apply(action)
+        if p == 0 and str(action) == "end":
+            turns += 1
+    assert bot.simulations > 0
+    # generous: the machine is shared, but a 0.3 s budget must not turn into seconds
+    assert max(bot.turn_times) < 1.5
+
+
+# ------------------------------------------------------------------ planner and evaluation
+
+
+def test_planner_plans_are_legal_whole_turns() -> None:
+    game = Game.new("standard", 3, seed=4)
+    planner = TurnPlanner()
+    for _ in range(30):
+        plans = planner.plan(game.view(game.current).state, k=4)
+        assert plans and plans == sorted(plans, key=lambda pl: -pl.score)
+        actions = truncate_after_take(plans[0].actions)
+        if not any(isinstance(a, TakeTreasure) for a in actions) and len(actions) > 1:
+            assert str(actions[-1]) == "end"
+        for action in actions:
+            if game.is_over:
+                break
+            game.apply(action)
+        if game.is_over:
+            break
+
+
+def test_greedy_takes_the_majority_of_a_valuable_temple() -> None:
+    pos = Position("standard", players=2)
+    pos.level("A4", 6)
+    pos.figures(0, workers={"A5": 2})
+    pos.figures(1, workers={"A4": 1})
+    game = pos.game()
+    temple = parse_label("A4")
+    plan = TurnPlanner().plan(game, k=1)[0]
+    for action in plan.actions:
+        game.apply(action)
+    guarded = game.guards.get(temple, (None, False))[0] == 0
+    assert guarded or game.strength(0, temple) > game.strength(1, temple), plan.actions
+
+
+def test_evaluation_counts_rounds_and_values_tokens_by_expectation() -> None:
+    game = Game.new("standard", 2, seed=1)
+    ev = Evaluator(game)
+    volcanoes = sum(1 for t in game.stack if game.rules.tile(t).kind == VOLCANO)
+    assert ev.rounds == [volcanoes + 1] * 2
+    # no token recovered yet: each of the 8 types is equally likely; a first token is worth 1
+    assert ev.token_gain(game.treasures[0], 0) == pytest.approx(1.0 * ev.rounds[0])
+    assert ev.hidden_total == 24
+
+
+def test_take_is_planned_by_expectation_then_replanned() -> None:
+    """Greedy plans stop after a treasure (its type decides what comes next)."""
+    game = Game.new("standard", 2, seed=3)
+    bot = make_bot("greedy", seed=1)
+    other = make_bot("greedy", seed=2)
+    seen_take = False
+    for _ in range(400):
+        if game.is_over:
+            break
+        p = game.current
+        action = (bot if p == 0 else other).choose(game.view(p))
+        game.apply(action)
+        if p == 0 and isinstance(action, TakeTreasure):
+            seen_take = True
+            assert isinstance(bot, GreedyBot)
+            assert bot._step == len(bot._plan)  # nothing cached after the take
+    assert seen_take
+
+
+def test_label_helper_is_used_in_plans() -> None:
+    game = Game.new("demo", 2, seed=1)
+    plan = TurnPlanner().plan(game, k=1)[0]
+    assert str(plan.actions[0]).startswith("tile ")
+    assert label(game.rules.basecamp) == "0,0"
+
+
+def test_mcts_counts_simulations_and_is_quick_with_few_iterations() -> None:
+    game = Game.new("demo", 2, seed=3)
+    bot = MCTSBot(seed=1, iterations=10, seconds=None, candidates=4, beam=2)
+    start = time.perf_counter()
+    while game.current == 0 and not game.is_over:
+        game.apply(bot.choose(game.view(0)))
+    assert bot.simulations >= 10 or bot.simulations == 0
+    assert time.perf_counter() - start < 10
