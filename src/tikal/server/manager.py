@@ -199,7 +199,7 @@ def readable_log(
     events = list(game.score_events)
 
     def flush_scores() -> None:
-        while events and events[0].at <= index:
+        while events and events[0].at < index:
             e = events.pop(0)
             lines.append({
                 "seat": e.player, "kind": "score",

@@ -68,11 +68,14 @@ class Replay:
             seat = game.current
             text = describe(parse_action(entry[0]), game.rules.name, seats, game.drawn)
             extra = [describe(parse_action(c), game.rules.name, seats, None) for c in entry[1:]]
+            scored = len(game.score_events)
             self._advance(game, entry)
+            scores = [e._asdict() | {"total": e.total} for e in game.score_events[scored:]]
             if i % CHECKPOINT == 0:
                 self.checkpoints.append(game.clone())
             out.append({
                 "step": i, "seat": seat, "notation": entry[0], "text": text, "chance": extra,
+                "scores": scores,
             })
         return out
 

@@ -168,7 +168,8 @@ function renderTurnCard() {
       undo.addEventListener("click", () => send({ type: "undo", state: S.state }));
       const hint = h("button", { class: "btn", id: "hint", title: "ask the strongest bot for a suggestion [H]" }, "? Hint");
       hint.addEventListener("click", () => { send({ type: "hint" }); hint.disabled = true; hint.textContent = "Thinking…"; });
-      row.append(undo, hint);
+      if (S.phase !== "auction" && S.phase !== "pick") row.append(undo);
+      row.append(hint);
       parts.push(row);
     }
   }
@@ -503,8 +504,8 @@ function decorateBoard() {
 
 function badge(overlay, g, text) {
   const x = +g.dataset.x, y = +g.dataset.y;
-  overlay.append(svgEl("circle", { cx: x + 24, cy: y - 22, r: 12, class: "badge-bg" }));
-  const t = svgEl("text", { x: x + 24, y: y - 18, "text-anchor": "middle", class: "badge-text" });
+  overlay.append(svgEl("circle", { cx: x + 33, cy: y - 2, r: 12, class: "badge-bg" }));
+  const t = svgEl("text", { x: x + 33, y: y + 2, "text-anchor": "middle", class: "badge-text" });
   t.textContent = text;
   overlay.append(t);
 }

@@ -23,7 +23,10 @@ async function show(n) {
   document.getElementById("counter").textContent = `${n} / ${R.total}`;
   const s = n > 0 ? R.steps[n - 1] : null;
   const now = document.getElementById("now");
-  if (s) now.replaceChildren(TK.chip(R.seats[s.seat], false, 16), ` ${R.seats[s.seat].name} ${s.text}`, s.chance.length ? ` (${s.chance.join(", ")})` : "", " ", h("code", {}, s.notation));
+  if (s) {
+    now.replaceChildren(TK.chip(R.seats[s.seat], false, 16), ` ${R.seats[s.seat].name} ${s.text}`, s.chance.length ? ` (${s.chance.join(", ")})` : "", " ", h("code", {}, s.notation));
+    for (const sc of s.scores || []) now.append(h("div", {}, `${R.seats[sc.player].name} scored ${sc.total}.`));
+  }
   else now.textContent = "The start of the game.";
   if (f.over) now.append(h("strong", {}, ` Game over: ${f.winners.map((p) => R.seats[p].name).join(" and ")} ${f.winners.length > 1 ? "share the win" : "wins"}.`));
   const players = document.getElementById("players");
@@ -43,7 +46,7 @@ function togglePlay() {
   const b = document.getElementById("play");
   if (timer) { clearInterval(timer); timer = null; b.textContent = "▶ Play"; return; }
   if (step >= R.total) show(0);
-  b.textContent = "❚❚ Pause";
+  b.textContent = "Pause";
   timer = setInterval(() => { if (step >= R.total) togglePlay(); else show(step + 1); }, 700);
 }
 
@@ -66,6 +69,9 @@ async function main() {
   for (const s of R.steps) {
     const seat = R.seats[s.seat];
     list.append(h("div", { class: "line", "data-step": s.step }, TK.chip(seat, false, 16), h("span", {}, `${s.step}. ${seat.name} ${s.text}`), h("span", { class: "notation" }, s.notation)));
+    for (const sc of s.scores || []) {
+      list.append(h("div", { class: "line score", "data-step": s.step }, TK.chip(R.seats[sc.player], false, 16), h("span", {}, `${R.seats[sc.player].name} scored ${sc.total} (temples ${sc.temples}, treasures ${sc.treasures})`)));
+    }
   }
   list.addEventListener("click", (e) => { const l = e.target.closest(".line"); if (l) show(+l.dataset.step); });
   document.getElementById("first").onclick = () => show(0);
