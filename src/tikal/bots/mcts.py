@@ -44,11 +44,8 @@ class MCTSBot(PlanningBot):
         seconds: float | None = 1.8,
         iterations: int | None = None,
         candidates: int = 10,
-        beam: int = 3,
+        beam: int = 4,
         horizon: int | None = None,
-        exploration: float = 0.35,
-        widening: float = 2.0,
-        scale: float = 8.0,
         weights: Weights = DEFAULT_WEIGHTS,
     ) -> None:
         super().__init__(seed)
@@ -59,11 +56,8 @@ class MCTSBot(PlanningBot):
         self.candidates = candidates
         self.beam = beam
         self.horizon = horizon
-        self.exploration = exploration
-        self.widening = widening
-        self.scale = scale
         self.weights = weights
-        self.planner = TurnPlanner(weights, beam=beam, placements=6)
+        self.planner = TurnPlanner(weights, beam=beam, placements=8)
         self.rollout = TurnPlanner(weights, beam=1, placements=1)
         #: Totals over all searches (for simulations per second).
         self.simulations = 0
@@ -88,40 +82,65 @@ class MCTSBot(PlanningBot):
                 macros.append(actions)
         if len(macros) <= 1:
             return macros[0] if macros else []
-        visits = [0] * len(macros)
-        totals = [0.0] * len(macros)
-        me = state.current
-        done = 0
-        while True:
-            if self.iterations is not None and done >= self.iterations:
-                break
-            if deadline is not None and time.perf_counter() >= deadline:
-                break
-            width = min(len(macros), 2 + int(self.widening * math.sqrt(done)))
-            i = self._select(visits, totals, width, done)
-            game = view.determinize(self.rng)
-            reward = self._simulate(game, macros[i], me)
-            visits[i] += 1
-            totals[i] += reward
-            done += 1
-        self.simulations += done
+        best = self._halving(view, macros, state.current, start, deadline)
         self.search_seconds += time.perf_counter() - start
-        best = max(
-            range(len(macros)),
-            key=lambda j: (visits[j], totals[j] / visits[j] if visits[j] else 0.0, -j),
-        )
         return macros[best]
 
-    def _select(self, visits: list[int], totals: list[float], width: int, done: int) -> int:
-        for i in range(width):
-            if not visits[i]:
-                return i
-        log_n = math.log(done + 1)
-        c = self.exploration
-        return max(
-            range(width),
-            key=lambda i: totals[i] / visits[i] + c * math.sqrt(log_n / visits[i]),
-        )
+    def _halving(
+        self, view: View, macros: list[list[Action]], me: int, start: float,
+        deadline: float | None,
+    ) -> int:
+        """Sequential halving with common random numbers; the index of the best macro.
+
+        Every pass samples one determinization and plays each surviving macro on
+        it, so the macros are compared on the same hidden tiles and tokens.
+        After each round the worse half is dropped.
+        """
+        k = len(macros)
+        sums = [0.0] * k
+        counts = [0] * k
+        alive = list(range(k))
+        rounds_left = max(1, math.ceil(math.log2(k)))
+        budget = self.iterations if self.iterations is not None else 10**9
+        done = 0
+        per_sim = None
+        began = time.perf_counter()
+        while len(alive) > 1:
+            left = budget - done
+            if deadline is not None:
+                now = time.perf_counter()
+                if per_sim is not None:
+                    left = min(left, int((deadline - now) / per_sim))
+                elif now >= deadline:
+                    left = 0
+            passes = max(1, left // (len(alive) * rounds_left))
+            if left <= 0:
+                break
+            out_of_budget = False
+            for _ in range(passes):
+                game = view.determinize(self.rng)
+                for i in alive:
+                    if done >= budget or (
+                        deadline is not None and done and time.perf_counter() >= deadline
+                    ):
+                        out_of_budget = True
+                        break
+                    trial = game.clone()
+                    sums[i] += self._simulate(trial, macros[i], me)
+                    counts[i] += 1
+                    done += 1
+                if out_of_budget:
+                    break
+            if per_sim is None and done:
+                per_sim = (time.perf_counter() - began) / done
+            alive.sort(key=lambda i: (-sums[i] / max(1, counts[i]), i))
+            if out_of_budget:
+                break
+            alive = alive[: math.ceil(len(alive) / 2)]
+            rounds_left = max(1, rounds_left - 1)
+        self.simulations += done
+        scored = [i for i in alive if counts[i]] or alive
+        return max(scored, key=lambda i: (sums[i] / max(1, counts[i]), -i))
 
     def _simulate(self, game: Game, macro: list[Action], me: int) -> float:
         """Play the macro, finish the turn, let the others reply; the root player's reward."""
@@ -142,5 +161,4 @@ class MCTSBot(PlanningBot):
             self.rollout.fast_turn(game)
             steps += 1
         ev = Evaluator(game, self.weights)
-        lead = ev.objective(ev.values(game), me)
-        return 1.0 / (1.0 + math.exp(-lead / self.scale))
+        return ev.objective(ev.values(game), me)

@@ -67,15 +67,32 @@ class _Node:
 
 
 class _Cand:
-    """A candidate macro-action: its value change per player and how to play it."""
+    """A candidate macro-action: its value change per player and how to play it.
 
-    __slots__ = ("actions", "delta", "full", "score")
+    A walk is kept as ``route`` (predecessor map, source, destination, leader?) and
+    only turned into atomic actions when the candidate is played.
+    """
 
-    def __init__(self, delta: list[float], actions: tuple[Action, ...], full: bool = False):
+    __slots__ = ("_actions", "delta", "full", "route", "score")
+
+    def __init__(
+        self,
+        delta: list[float],
+        actions: tuple[Action, ...],
+        full: bool = False,
+        route: tuple[dict[int, object], int, int, bool] | None = None,
+    ):
         self.delta = delta
-        self.actions = actions
+        self._actions = actions
         self.full = full  # the evaluation cache cannot be kept (many cells changed)
+        self.route = route
         self.score = 0.0
+
+    @property
+    def actions(self) -> tuple[Action, ...]:
+        if self.route is None:
+            return self._actions
+        return (*_path_actions(*self.route), *self._actions)
 
 
 def _shift(game: Game, p: int, src: int, dst: int, leader: bool) -> None:
@@ -205,16 +222,17 @@ class TurnPlanner:
 
     def _materialize(self, node: _Node, cand: _Cand, p: int, score: float) -> _Node | None:
         game = node.game.clone()
+        actions = cand.actions
         try:
-            for action in cand.actions:
+            for action in actions:
                 game.apply(action)
         except IllegalAction:
             return None
         values = [v + d for v, d in zip(node.values, cand.delta, strict=True)]
-        child = _Node(game, values, [*node.actions, *cand.actions], score)
+        child = _Node(game, values, [*node.actions, *actions], score)
         if not cand.full:
             cells = dict(node.cells)
-            for action in cand.actions:
+            for action in actions:
                 for cell in _touched(action):
                     cells.pop(cell, None)
             child.cells = cells
@@ -306,26 +324,25 @@ class TurnPlanner:
                 if d is None or d == 0 or d > ap:
                     continue
                 delta = self._move_delta(node, ev, p, src, dst, leader)
-                path = _path_actions(pred, src, dst, leader)
-                out.append(_Cand(delta, path))
+                route = (pred, src, dst, leader)
+                out.append(_Cand(delta, (), route=route))
                 if d + take_cost <= ap and dst in game.tokens:
                     extra = self._after_move(node, ev, p, src, dst, leader, "take")
                     if extra is not None:
                         both = [a + b for a, b in zip(delta, extra, strict=True)]
-                        out.append(_Cand(both, (*path, TakeTreasure(dst)), full=True))
+                        out.append(_Cand(both, (TakeTreasure(dst),), full=True, route=route))
                 elif d + dig_cost <= ap and dst in game.levels:
                     extra = self._after_move(node, ev, p, src, dst, leader, "dig")
                     if extra is not None:
                         both = [a + b for a, b in zip(delta, extra, strict=True)]
-                        out.append(_Cand(both, (*path, Dig(dst))))
+                        out.append(_Cand(both, (Dig(dst),), route=route))
             for dst in camp_sites:
                 d = dist.get(dst)
                 if d is None or d == 0 or d + camp_cost > ap or game.figures_on(p, dst):
                     continue
                 delta = self._move_delta(node, ev, p, src, dst, leader)
                 delta[p] += fut * w.camp
-                path = _path_actions(pred, src, dst, leader)
-                out.append(_Cand(delta, (*path, BuildCamp(dst))))
+                out.append(_Cand(delta, (BuildCamp(dst),), route=(pred, src, dst, leader)))
         for cand in out:
             values = [v + d for v, d in zip(node.values, cand.delta, strict=True)]
             cand.score = ev.objective(values, p)

@@ -1,0 +1,145 @@
+"""The terminal game, driven by scripted input (no TTY needed)."""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from rich.console import Console
+from typer.testing import CliRunner
+
+from tikal import Game
+from tikal.cli import load_commands
+from tikal.play import TerminalGame, rule_lines
+
+runner = CliRunner()
+app = load_commands()
+
+
+class Script:
+    """Feeds the given lines, then keeps answering ``filler`` (or stops with EOF)."""
+
+    def __init__(self, lines: list[str], filler: str | None = "1", limit: int = 5000) -> None:
+        self.lines: Iterator[str] = iter(lines)
+        self.filler = filler
+        self.limit = limit
+        self.prompts: list[str] = []
+
+    def __call__(self, prompt: str) -> str:
+        self.prompts.append(prompt)
+        if len(self.prompts) > self.limit:
+            raise EOFError
+        line = next(self.lines, None)
+        if line is not None:
+            return line
+        if self.filler is None:
+            raise EOFError
+        return self.filler
+
+
+def terminal(tmp_path: Path, script: Script, **kwargs: object) -> tuple[TerminalGame, io.StringIO]:
+    out = io.StringIO()
+    console = Console(file=out, width=120, color_system=None)
+    game = TerminalGame(console=console, read_line=script, record_path=tmp_path / "game.json",
+                        **kwargs)  # type: ignore[arg-type]
+    return game, out
+
+
+def test_a_whole_demo_game_with_scripted_input(tmp_path: Path) -> None:
+    script = Script(["help", "board", "actions", "1"])
+    tg, out = terminal(tmp_path, script, rules="demo", players=2, bots=["greedy"], seed=3)
+    game = tg.run()
+    text = out.getvalue()
+    assert game.is_over
+    assert "Final scores" in text and ("Winner" in text or "Shared win" in text)
+    assert "[MOVE-1" in text  # help cites rule ids
+    assert "Legal actions" in text and "AP left" in text
+    record = json.loads((tmp_path / "game.json").read_text())
+    assert record["bots"] == ["human", "greedy"]
+    replayed = Game.from_record(record)
+    assert replayed.scores == game.scores
+
+
+def test_illegal_input_gets_the_engine_reason_not_a_traceback(tmp_path: Path) -> None:
+    script = Script(["tile 0,0 0", "frobnicate", "take 1,0", "77", "move W", "undo", "quit"],
+                    filler=None)
+    tg, out = terminal(tmp_path, script, rules="demo", players=2, bots=["random"], seed=1)
+    game = tg.run()
+    text = out.getvalue()
+    assert "Traceback" not in text
+    assert "Illegal: [TILE-1]" in text  # the basecamp space is taken
+    assert "[NOTATION] unknown action 'frobnicate'" in text
+    assert "Illegal: [TURN-1]" in text  # must place the drawn tile first
+    assert "There is no action 77" in text
+    assert "Cannot undo" in text
+    assert not game.is_over and "Game stopped" in text
+    assert (tmp_path / "game.json").exists()  # the record is saved even when quitting
+
+
+def test_undo_within_the_turn(tmp_path: Path) -> None:
+    script = Script(["1", "put W 0,0", "undo", "undo", "quit"], filler=None)
+    tg, out = terminal(tmp_path, script, rules="demo", players=2, bots=["random"], seed=2)
+    game = tg.run()
+    text = out.getvalue()
+    assert "Undone: put W 0,0" in text
+    assert "Undone: tile" in text  # the placement can be taken back until the turn ends
+    assert game.phase.value == "tile"
+
+
+def test_standard_board_shows_coordinates_figures_and_temple_values(tmp_path: Path) -> None:
+    script = Script(["1", "put L A5", "move L A5 A4", "board", "quit"], filler=None)
+    tg, out = terminal(tmp_path, script, rules="standard", players=3, bots=["random"], seed=4,
+                       seat=1)
+    tg.run()
+    text = out.getvalue()
+    for column in "ABCDEFGH":
+        assert f" {column} " in text
+    assert "A4" in text and "level 1" in text and "BASE" in text
+    assert "Blue (seat 1, You)" in text
+    assert "G:" in text or "R:" in text  # bots' figures shown by colour
+    assert "Face-down treasures" in text and "Temple levels left" in text
+
+
+def test_end_of_input_stops_cleanly(tmp_path: Path) -> None:
+    tg, out = terminal(tmp_path, Script([], filler=None), rules="demo", players=2)
+    tg.run()
+    assert "end of input" in out.getvalue()
+
+
+def test_auction_bids_by_number_and_notation(tmp_path: Path) -> None:
+    script = Script(["bid 99", "pass", *["1"] * 40], filler=None)
+    tg, out = terminal(tmp_path, script, rules="auction", players=2, bots=["random"], seed=5)
+    game = tg.run()
+    text = out.getvalue()
+    assert "Illegal: [AUC-3]" in text
+    assert "You: pass" in text
+    assert any(str(a).startswith("pick") for a in game.history)
+
+
+def test_help_for_a_rule_id_quotes_rules_md() -> None:
+    lines = rule_lines("GUARD-4")
+    if not lines:
+        pytest.skip("RULES.md not found")
+    assert lines[0].startswith("[GUARD-4]")
+    assert len(rule_lines("SCORE-")) >= 5
+
+
+def test_play_command_with_piped_stdin(tmp_path: Path) -> None:
+    record = tmp_path / "cli.json"
+    result = runner.invoke(
+        app, ["play", "--rules", "demo", "--bots", "easy", "--seed", "6", "--record", str(record)],
+        input="help\n" + "1\n" * 400,
+    )
+    assert result.exit_code == 0, result.output
+    assert "Final scores" in result.output
+    assert Game.from_record(json.loads(record.read_text())).is_over
+
+
+def test_play_command_rejects_bad_options() -> None:
+    result = runner.invoke(app, ["play", "--bots", "deep-thought"])
+    assert result.exit_code == 1 and "unknown bot" in result.output
+    result = runner.invoke(app, ["play", "--players", "3", "--seat", "5"], input="quit\n")
+    assert result.exit_code == 1 and "seat" in result.output
