@@ -177,6 +177,11 @@ def test_demo_game_against_a_bot_to_the_end(server: ServerProcess, browser: Any)
 def test_two_players_by_invite_link(server: ServerProcess, browser: Any) -> None:
     ctx_a = browser.new_context(viewport={"width": 1280, "height": 800})
     ctx_b = browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True)
+    phone = ctx_b.new_page()
+    phone.goto(f"{server.url}/")
+    phone.wait_for_selector(".seat-row")
+    shot(phone, "09-start-page-phone", full=True)
+    phone.close()
     a = ctx_a.new_page()
     errors = errors_of(a)
     a.goto(f"{server.url}/?seed=11")
@@ -214,7 +219,10 @@ def test_two_players_by_invite_link(server: ServerProcess, browser: Any) -> None
     a.click("#undo")
     wait_state(a, "S.position.figures[0].leader === 'A5'")
     assert state(a)["state"] == s["state"] + 2
-    shot(a, "11-alice-turn")
+    a.click("#hint")
+    a.wait_for_selector("#hint-box", timeout=30_000)
+    assert state(a)["state"] == s["state"] + 2  # a hint changes nothing
+    shot(a, "11-alice-turn-with-hint")
     a.click('#turn-card button[data-action="end"]')
     # Bob sees his turn live, on a phone-sized screen
     wait_my_turn(b)

@@ -154,8 +154,6 @@ class Hub:
         self.games: dict[str, set[Connection]] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
         self._pending: set[str] = set()
-        #: every message sent, when a test wants to inspect them
-        self.sent_log: list[tuple[str, tuple[int, ...], str]] | None = None
 
     def notify(self, game_id: str) -> None:
         """Called from any thread after a game changed."""
@@ -192,10 +190,6 @@ class Hub:
             conns.discard(conn)
             if not conns:
                 del self.games[game_id]
-
-    def record_sent(self, game_id: str, seats: tuple[int, ...], text: str) -> None:
-        if self.sent_log is not None:
-            self.sent_log.append((game_id, seats, text))
 
 
 def _build_all(session: Session, groups: set[tuple[int, ...]]) -> dict[tuple[int, ...], Any]:
@@ -603,6 +597,4 @@ async def _sender(ws: WebSocket, conn: Connection, hub: Hub, game_id: str) -> No
     with contextlib.suppress(Exception):
         while True:
             message = await conn.queue.get()
-            text = json.dumps(message)
-            hub.record_sent(game_id, conn.seats, text)
-            await ws.send_text(text)
+            await ws.send_text(json.dumps(message))

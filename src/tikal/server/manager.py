@@ -82,6 +82,13 @@ class ServerError(Exception):
         return data
 
 
+IMPERATIVE = {
+    "placed": "place", "drew": "draw", "brought": "bring", "moved": "move", "took": "take",
+    "dug": "dig", "exchanged": "exchange", "built": "build", "ended": "end", "passed": "pass",
+    "picked": "pick", "found": "find",
+}
+
+
 def bot_names() -> list[str]:
     return list(bots_module.BOT_NAMES)
 
@@ -644,6 +651,8 @@ class Manager:
         bot = session.bots.get(seat)
         if bot is None:
             level = session.record.seats[seat].level or "random"
+            if level not in bot_names():  # a level that no longer exists: keep the game going
+                level = hint_bot_name()
             bot = bots_module.make_bot(level, seed=random.randrange(2**31))
             session.bots[seat] = bot
         return bot
@@ -687,10 +696,11 @@ class Manager:
             state = session.state
         name = hint_bot_name()
         action = bots_module.make_bot(name, seed=random.randrange(2**31)).choose(view)
+        text = describe(action, session.record.rules, session.seats_json(), view.state.drawn)
+        first, _, rest = text.partition(" ")
         return {
             "type": "hint", "action": str(action), "bot": name, "state": state,
-            "text": describe(action, session.record.rules, session.seats_json(),
-                             view.state.drawn),
+            "text": f"{IMPERATIVE.get(first, first)} {rest}".strip(),
         }
 
     # -- records and replays ---------------------------------------------------

@@ -3,7 +3,7 @@
 
 const h = TK.h;
 const gameId = decodeURIComponent(location.pathname.split("/")[2] || "");
-const token = new URLSearchParams(location.hash.slice(1)).get("t");
+let token = new URLSearchParams(location.hash.slice(1)).get("t");
 const $ = (id) => document.getElementById(id);
 
 let S = null; // the last state message
@@ -27,7 +27,7 @@ function connect() {
   ws.onmessage = (ev) => onMessage(JSON.parse(ev.data));
   ws.onclose = (ev) => {
     setConn(false);
-    if (ev.code === 4404 || ev.code === 4403) return;
+    if (ev.code === 4404) return;
     retry = Math.min(retry + 1, 6);
     setTimeout(connect, 300 * 2 ** retry);
   };
@@ -65,7 +65,8 @@ function onMessage(msg) {
       return;
     }
     if (msg.code === "bad_token") {
-      $("turn-card").replaceChildren(h("p", { class: "refusal" }, "This invite link is not valid for this game. You can still watch."));
+      token = null; // reconnect as a spectator
+      TK.toast("This invite link is not valid for this game: you are watching as a spectator.", "error");
       return;
     }
     if (msg.code === "stale") { TK.toast("The game moved on; your screen is up to date now."); return; }
