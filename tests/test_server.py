@@ -415,3 +415,25 @@ def test_websocket_refuses_bad_tokens_and_unknown_games(client: TestClient) -> N
     with client.websocket_connect(f"/ws/{game['id']}") as ws:
         ws.send_text("[]")
         assert ws.receive_json()["code"] == "bad_request"
+
+
+def test_games_with_a_chosen_seed_say_so_to_everyone(client: TestClient) -> None:
+    seeded = create(client, seed=5)
+    unseeded = create(client)
+    assert get(client, seeded, 1)["seeded"] and get(client, seeded, None)["seeded"]
+    assert not get(client, unseeded, 0)["seeded"]
+
+
+def test_old_database_files_gain_new_columns(tmp_path: Path) -> None:
+    import sqlite3
+
+    path = tmp_path / "old.sqlite3"
+    with sqlite3.connect(path) as old:
+        old.execute("CREATE TABLE games (id TEXT PRIMARY KEY, kind TEXT NOT NULL DEFAULT 'game', "
+                    "rules TEXT NOT NULL, players INTEGER NOT NULL, options TEXT NOT NULL, "
+                    "seed INTEGER NOT NULL, seats TEXT NOT NULL, tokens TEXT NOT NULL, "
+                    "record TEXT, status TEXT NOT NULL DEFAULT 'playing', created REAL NOT NULL, "
+                    "updated REAL NOT NULL)")
+    storage = SqliteStorage(path)
+    assert storage.game_ids() == []
+    storage.close()

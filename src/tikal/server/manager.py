@@ -391,6 +391,7 @@ def build_message(session: Session, seats: tuple[int, ...] | None) -> dict[str, 
             "queue": list(g.scoring_queue), "final": g.scoring_final, "rounds": g.scoring_rounds,
         },
         "bot_thinking": session.bot_busy,
+        "seeded": session.record.seeded,
     }
     if g.drawn is not None:
         spec = rs.tile(g.drawn)
@@ -501,13 +502,14 @@ class Manager:
         if hotseat and len(humans) > 1:
             hotseat_token = new_token()
             tokens[hotseat_token] = humans
+        seeded = seed is not None
         seed = secrets.randbits(62) if seed is None else seed
         game = Game.new(rules, len(seats), seed=seed, **options)
         game_id = secrets.token_urlsafe(8)
         record = GameRecord(
             game_id=game_id, rules=rules, players=len(seats),
             options={**rs.default_options, **options}, seed=seed, seats=tuple(records),
-            tokens=tokens,
+            tokens=tokens, seeded=seeded,
         )
         start = LogEntry(seq=0, kind="start", seat=-1, chance=tuple(str(a) for a in game.history))
         self.storage.create(record)

@@ -58,6 +58,8 @@ class GameRecord:
     tokens: dict[str, tuple[int, ...]]
     created: float = field(default_factory=time.time)
     kind: str = "game"  # "game" (played here) or "replay" (an uploaded record)
+    #: the creator chose the seed (so may know the shuffle): shown to every player
+    seeded: bool = False
     record: dict[str, Any] | None = None  # the uploaded record, for kind == "replay"
 
 
@@ -111,6 +113,7 @@ CREATE TABLE IF NOT EXISTS games (
     players INTEGER NOT NULL,
     options TEXT NOT NULL,
     seed INTEGER NOT NULL,
+    seeded INTEGER NOT NULL DEFAULT 0,
     seats TEXT NOT NULL,
     tokens TEXT NOT NULL,
     record TEXT,
@@ -146,17 +149,20 @@ class SqliteStorage:
         self._db.execute("PRAGMA synchronous=FULL")
         self._db.execute("PRAGMA foreign_keys=ON")
         self._db.executescript(SCHEMA)
+        columns = {row[1] for row in self._db.execute("PRAGMA table_info(games)")}
+        if "seeded" not in columns:  # files written before the column existed
+            self._db.execute("ALTER TABLE games ADD COLUMN seeded INTEGER NOT NULL DEFAULT 0")
 
     def create(self, game: GameRecord) -> None:
         with self._lock:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 self._db.execute(
-                    "INSERT INTO games (id, kind, rules, players, options, seed, seats, tokens, "
-                    "record, status, created, updated) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+                    "INSERT INTO games (id, kind, rules, players, options, seed, seeded, seats, "
+                    "tokens, record, status, created, updated) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                     (
                         game.game_id, game.kind, game.rules, game.players,
-                        json.dumps(game.options), game.seed,
+                        json.dumps(game.options), game.seed, int(game.seeded),
                         json.dumps([s.to_json() for s in game.seats]),
                         json.dumps({t: list(s) for t, s in game.tokens.items()}),
                         json.dumps(game.record) if game.record is not None else None,
@@ -193,7 +199,8 @@ class SqliteStorage:
     def load(self, game_id: str) -> tuple[GameRecord, list[LogEntry]] | None:
         with self._lock:
             row = self._db.execute(
-                "SELECT id, kind, rules, players, options, seed, seats, tokens, record, created "
+                "SELECT id, kind, rules, players, options, seed, seats, tokens, record, created, "
+                "seeded "
                 "FROM games WHERE id=?",
                 (game_id,),
             ).fetchone()
@@ -208,7 +215,7 @@ class SqliteStorage:
             options=json.loads(row[4]), seed=row[5],
             seats=tuple(SeatRecord.from_json(s) for s in json.loads(row[6])),
             tokens={t: tuple(s) for t, s in json.loads(row[7]).items()},
-            record=json.loads(row[8]) if row[8] else None, created=row[9],
+            record=json.loads(row[8]) if row[8] else None, created=row[9], seeded=bool(row[10]),
         )
         log = [
             LogEntry(seq=r[0], kind=r[1], seat=r[2], action=r[3], chance=tuple(json.loads(r[4])),

@@ -414,6 +414,7 @@ function renderLinks() {
   items.push(h("div", { class: "row" }, "Spectator link:", sb));
   items.push(h("div", { class: "row" }, h("a", { class: "btn small", href: `/api/games/${gameId}/record`, download: `tikal-${gameId}.json` }, "Download record"), h("a", { class: "btn small", href: `/replay/${gameId}` }, "Replay"), h("a", { class: "btn small", href: "/rules", target: "_blank" }, "Rules")));
   if (S.spectator) items.push(h("p", { class: "hint-text" }, "You are watching: only public information is shown."));
+  if (S.seeded) items.push(h("p", { class: "hint-text", id: "seeded" }, "Fixed shuffle: whoever created this game chose its seed, so they could know the order of the tiles."));
   card.replaceChildren(...items);
   $("replay-link").href = `/replay/${gameId}`;
   $("record-link").href = `/api/games/${gameId}/record`;
