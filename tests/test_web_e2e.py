@@ -5,17 +5,18 @@ Screenshots go to ``artifacts/web/`` (gitignored).
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
+from playwright import sync_api
 
 from tikal import Game
 from web_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, ServerProcess
-
-sync_api = pytest.importorskip("playwright.sync_api")
 
 pytestmark = pytest.mark.browser
 SHOTS = ARTIFACTS / "web"
@@ -101,7 +102,9 @@ def play_simple_turn(page: Any) -> None:
     wait_state(page, f"S.state > {s['state']}")
 
 
-def test_demo_game_against_a_bot_to_the_end(server: ServerProcess, browser: Any) -> None:
+def test_demo_game_against_a_bot_to_the_end(
+    server: ServerProcess, browser: Any, tmp_path: Path
+) -> None:
     seed, cell, rotation = demo_seed()
     page = browser.new_page(viewport={"width": 1280, "height": 800})
     errors = errors_of(page)
@@ -170,6 +173,16 @@ def test_demo_game_against_a_bot_to_the_end(server: ServerProcess, browser: Any)
     page.click("#next")
     page.wait_for_function("() => document.querySelector('#counter').textContent.startsWith('1 /')")
     shot(page, "06-replay")
+    # download the record, open it again from the start page
+    game_id = final["game_id"]
+    record = httpx.get(f"{server.url}/api/games/{game_id}/record", timeout=10).json()
+    path = tmp_path / "record.json"
+    path.write_text(json.dumps(record))
+    page.goto(f"{server.url}/")
+    page.set_input_files("#record-file", str(path))
+    page.wait_for_url("**/replay/r*")
+    page.wait_for_selector("#steps .line")
+    assert page.locator("#steps .line:not(.score)").count() - 1 == total
     assert not errors, errors
     page.close()
 
