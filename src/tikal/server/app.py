@@ -594,7 +594,14 @@ async def _handle_ws(
 
 
 async def _sender(ws: WebSocket, conn: Connection, hub: Hub, game_id: str) -> None:
+    """Send queued messages in order; a state older than one already sent is dropped
+    (two broadcasts built concurrently may finish out of order)."""
+    last_state = -1
     with contextlib.suppress(Exception):
         while True:
             message = await conn.queue.get()
+            if message.get("type") == "state":
+                if message["state"] < last_state:
+                    continue
+                last_state = message["state"]
             await ws.send_text(json.dumps(message))

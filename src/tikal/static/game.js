@@ -190,7 +190,7 @@ function phaseHelp() {
   if (S.phase === "turn") return mine() ? "Spend action points: click one of your figures to move it, or click a tile to see its actions." : `${cur.name} is spending action points.`;
   if (S.phase === "scoring") {
     const order = S.scoring.queue.map((p) => seat(p).name).join(" \u2192 ");
-    return `${S.scoring.final ? "Final scoring" : "Scoring round " + S.scoring.rounds}: each player takes a scoring turn, then scores (order: ${order}).`;
+    return `${S.scoring.final ? "Final scoring" : "Scoring round " + S.scoring.rounds}: each player takes a scoring turn, then scores (still to score: ${order}).`;
   }
   if (S.phase === "auction") return "Auction: bid for the right to take the next turn, or pass.";
   if (S.phase === "pick") return mine() ? "You won the auction: pick one of the revealed tiles." : `${cur.name} picks a tile.`;
