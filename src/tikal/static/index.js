@@ -60,7 +60,7 @@ async function create(body) {
     const names = res.seats.map((s) => s.name);
     if (body.hotseat || humans.length <= 1) {
       const tok = res.hotseat_token || (humans[0] && humans[0].token);
-      TK.saveGame(res.id, { token: tok, rules: body.rules, names, links: humans.length > 1 ? [] : [] });
+      TK.saveGame(res.id, { token: tok, rules: body.rules, names, links: [] });
       location.href = tok ? `/play/${res.id}#t=${tok}` : `/play/${res.id}`;
       return;
     }
