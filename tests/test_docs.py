@@ -104,3 +104,9 @@ def test_readme_quick_start_is_two_commands() -> None:
     assert len(lines) == 2
     assert lines[0].startswith("pip install . && tikal ")
     assert lines[1] == "bash .ci/run"
+
+
+def test_packaged_rulebook_copy_matches_docs() -> None:
+    """``pip install .`` serves the bundled copy; it must say what docs/rules.md says."""
+    bundled = ROOT / "src" / "tikal" / "static" / "rules.md"
+    assert bundled.read_text(encoding="utf-8") == (DOCS / "rules.md").read_text(encoding="utf-8")
