@@ -390,14 +390,15 @@ class Game:
         return self.levels[cell]
 
     def edge_cost(self, src: int, dst: int) -> int | None:
-        """Stones between two adjacent placed tiles, or None if not neighbours."""
-        for d in range(6):
-            if src + STEP[d] == dst:
-                a, b = self.tiles.get(src), self.tiles.get(dst)
-                if a is None or b is None:
-                    return None
-                return a.stones[d] + b.stones[OPPOSITE[d]]
-        return None
+        """AP to walk from ``src`` to the neighbouring ``dst`` [MOVE-1]; 0 when the edge is
+        impassable [MOVE-2][MOVE-3]; None when they are not two neighbouring placed tiles."""
+        d = _DIRECTION_OF.get(dst - src)
+        a, b = self.tiles.get(src), self.tiles.get(dst)
+        if d is None or a is None or b is None:
+            return None
+        if VOLCANO in (a.spec.kind, b.spec.kind):
+            return 0
+        return (a.stones[d] + b.stones[OPPOSITE[d]]) * self.rules.costs["move_per_stone"]
 
     def own_camps(self, player: int) -> list[int]:
         return [c for c, owner in self.camps.items() if owner == player]
@@ -454,6 +455,7 @@ class Game:
         self.tiles[cell] = placed
         self.frontier.discard(cell)
         bounded = self.rules.bounded_board
+        per_stone = self.rules.costs["move_per_stone"]
         own_exits = []
         for d in range(6):
             n = cell + STEP[d]
@@ -464,7 +466,7 @@ class Game:
                 continue
             if spec.kind == VOLCANO or other.spec.kind == VOLCANO:
                 continue
-            cost = placed.stones[d] + other.stones[OPPOSITE[d]]
+            cost = (placed.stones[d] + other.stones[OPPOSITE[d]]) * per_stone
             if cost:
                 own_exits.append(_exit(cell, n, cost))
                 # exits sorted by destination: the same position lists the same moves in the
@@ -924,7 +926,8 @@ class Game:
             raise IllegalAction("MOVE-1", f"there is no tile on {hexes.label(dst)}")
         if target.spec.kind == VOLCANO:
             raise IllegalAction("MOVE-3", f"{hexes.label(dst)} is a volcano; nobody can enter it")
-        cost = self.tiles[src].stones[direction] + target.stones[OPPOSITE[direction]]
+        stones = self.tiles[src].stones[direction] + target.stones[OPPOSITE[direction]]
+        cost = stones * self.rules.costs["move_per_stone"]
         if cost == 0 or cost > self.ap:
             a, b = hexes.label(src), hexes.label(dst)
             if cost == 0:
