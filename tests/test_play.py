@@ -7,7 +7,6 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
-import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -119,12 +118,15 @@ def test_auction_bids_by_number_and_notation(tmp_path: Path) -> None:
     assert any(str(a).startswith("pick") for a in game.history)
 
 
-def test_help_for_a_rule_id_quotes_rules_md() -> None:
+def test_help_for_a_rule_id_quotes_the_rulebook(tmp_path: Path) -> None:
     lines = rule_lines("GUARD-4")
-    if not lines:
-        pytest.skip("RULES.md not found")
-    assert lines[0].startswith("[GUARD-4]")
+    assert len(lines) == 1 and lines[0].startswith("[GUARD-4] ")
     assert len(rule_lines("SCORE-")) >= 5
+    script = Script(["help MOVE-2", "help scoring", "help XYZ-9", "quit"], filler=None)
+    tg, out = terminal(tmp_path, script, rules="demo", players=2, bots=["random"])
+    tg.run()
+    text = out.getvalue()
+    assert "[MOVE-2] " in text and "[SCORE-1] " in text and "No rule XYZ-9" in text
 
 
 def test_play_command_with_piped_stdin(tmp_path: Path) -> None:

@@ -11,10 +11,10 @@ plus ``undo``, ``help [topic or rule id]``, ``board``, ``actions`` and
 from __future__ import annotations
 
 import json
-import os
 import re
 import sys
 from collections.abc import Callable
+from importlib import resources
 from pathlib import Path
 
 from rich.console import Console
@@ -47,7 +47,7 @@ Type the number of an action from the list, or the action itself in notation:
 Other commands:
   undo        take back your last action of this turn (not once a tile or token was revealed)
   board       show the board again;  actions  list the legal actions again
-  help <id>   show a rule, e.g. 'help MOVE-1' (needs RULES.md) or a topic: scoring, figures
+  help <id>   show a rule of the rulebook, e.g. 'help MOVE-1', or a topic: 'help scoring'
   quit        stop; the record of the game so far is saved
 W = worker, L = leader (strength 3 in majorities [TURN-3]).  Spaces: A1..H5 (demo: q,r).
 Scoring rounds start when a volcano is drawn [SCORE-1]: every player takes a 10 AP scoring turn
@@ -66,40 +66,41 @@ TOPICS = {
 }
 
 
-def find_rules() -> Path | None:
-    """RULES.md: ``$TIKAL_RULES``, the working directory, or the repository's shared folder."""
-    candidates = []
-    if os.environ.get("TIKAL_RULES"):
-        candidates.append(Path(os.environ["TIKAL_RULES"]))
-    cwd = Path.cwd()
-    candidates += [cwd / "RULES.md", cwd / "shared" / "RULES.md"]
-    candidates += [cwd.parent / "shared" / "RULES.md"]
-    here = Path(__file__).resolve()
-    candidates += [parent / "shared" / "RULES.md" for parent in here.parents]
-    return next((c for c in candidates if c.is_file()), None)
+def _rulebook() -> str | None:
+    """The project's rulebook shipped with the package (``docs/rules.md``), if present."""
+    try:
+        return resources.files("tikal").joinpath("static", "rules.md").read_text(encoding="utf-8")
+    except (FileNotFoundError, OSError):
+        return None
 
 
 def rule_lines(prefix: str) -> list[str]:
-    """The RULES.md entries whose id starts with ``prefix`` (e.g. ``MOVE-1`` or ``SCORE-``)."""
-    path = find_rules()
-    if path is None:
+    """The rulebook entries whose id starts with ``prefix`` (``MOVE-1`` or ``SCORE-``).
+
+    An exact id gives that rule alone; a prefix gives the whole group.
+    """
+    text = _rulebook()
+    if text is None:
         return []
-    found: list[str] = []
+    entries: list[tuple[str, list[str]]] = []
     current: list[str] | None = None
-    for line in path.read_text(encoding="utf-8").splitlines():
-        match = re.match(r"^- \[([A-Z]+-\d+)\]", line)
-        if match:
-            current = [line[2:]] if match.group(1).startswith(prefix) else None
-            if current is not None:
-                found.append("")
-        elif current is not None and line.startswith("  "):
+    for line in text.splitlines():
+        anchor = re.match(r'^<a id="([A-Z]+(?:-\d+)?)"></a>', line)
+        if anchor:
+            current = []
+            entries.append((anchor.group(1), current))
+        elif current is not None and line.strip() and not line.startswith("#"):
             current.append(line.strip())
         else:
             current = None
-        if current is not None:
-            found[-1] = " ".join(current)
-    exact = [f for f in found if f.startswith(f"[{prefix}]")]
-    return exact or found
+    found = []
+    for rule_id, lines in entries:
+        if rule_id == prefix or (prefix.endswith("-") and rule_id.startswith(prefix)):
+            body = " ".join(lines)
+            body = re.sub(r"\[([^\]]+)\]\(#[^)]*\)", r"\1", body)  # links -> their text
+            body = re.sub(rf"^\*\*{re.escape(rule_id)}\.\*\*\s*", "", body)
+            found.append(f"[{rule_id}] {body}")
+    return found
 
 
 def action_cost(game: Game, action: Action) -> int | None:
@@ -265,7 +266,8 @@ class TerminalGame:
             game.apply(action)
         except IllegalAction as exc:
             self.say(f"Illegal: [{exc.rule}] {exc.message}", style="red")
-            self.say("Type 'help' for the notation or 'actions' for the list.", style="dim")
+            self.say(f"'help {exc.rule}' shows the rule, 'help' the notation, 'actions' the list.",
+                     style="dim")
             return
         done = game.history[before]
         chance = [str(a) for a in game.history[before + 1 :]]
@@ -286,10 +288,8 @@ class TerminalGame:
         prefix = TOPICS.get(topic.lower(), topic.upper())
         lines = rule_lines(prefix)
         if not lines:
-            where = "RULES.md was not found (set TIKAL_RULES)" if find_rules() is None else (
-                f"no rule {prefix} in RULES.md"
-            )
-            self.say(f"{where}.")
+            self.say(f"No rule {prefix} in the rulebook; rule ids look like MOVE-1, topics are "
+                     f"{', '.join(TOPICS)}.")
             return
         for text in lines:
             self.say(text)
