@@ -13,7 +13,9 @@ from __future__ import annotations
 import copy
 from typing import Any
 
-from tikal import Game
+import pytest
+
+from tikal import Game, IllegalAction
 
 
 class Position:
@@ -140,3 +142,20 @@ class Position:
 
 def _letter_key(tile_id: str) -> tuple[str, str]:
     return tile_id.split(".")[0], tile_id
+
+
+def assert_illegal(game: Game, action: str, rule: str, *fragments: str) -> IllegalAction:
+    """``action`` is rejected citing ``rule`` (message mentions ``fragments``), game unchanged."""
+    before = game.to_json()
+    with pytest.raises(IllegalAction) as info:
+        game.apply(action)
+    assert info.value.rule == rule, str(info.value)
+    for fragment in fragments:
+        assert fragment in info.value.message, info.value.message
+    assert game.to_json() == before
+    return info.value
+
+
+def legal(game: Game) -> set[str]:
+    """The legal actions in notation."""
+    return {str(a) for a in game.legal_actions()}

@@ -7,23 +7,11 @@ from collections import Counter
 
 import pytest
 
-from positions import Position
-from tikal import Game, IllegalAction, PositionError, hexes, label, parse_label, rule_set
+from positions import Position, assert_illegal
+from tikal import Game, PositionError, hexes, label, parse_label, rule_set
 from tikal.components import BASECAMP, JUNGLE, TEMPLE, TREASURE, VOLCANO
 
 STANDARD = rule_set("standard")
-
-
-def assert_illegal(game: Game, action: str, rule: str, *fragments: str) -> IllegalAction:
-    """``action`` is rejected citing ``rule`` (message mentions ``fragments``), game unchanged."""
-    before = game.to_json()
-    with pytest.raises(IllegalAction) as info:
-        game.apply(action)
-    assert info.value.rule == rule, str(info.value)
-    for fragment in fragments:
-        assert fragment in info.value.message, info.value.message
-    assert game.to_json() == before
-    return info.value
 
 
 def play_tiles_only(game: Game, rng: random.Random) -> list[tuple[str, str]]:

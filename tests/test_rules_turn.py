@@ -9,25 +9,9 @@ from __future__ import annotations
 
 import pytest
 
-from positions import Position
-from tikal import END_TURN, Game, IllegalAction, PositionError, hexes, label, parse_label
+from positions import Position, assert_illegal, legal
+from tikal import END_TURN, Game, PositionError, hexes, label, parse_label
 from tikal.position import position_to_json
-
-
-def assert_illegal(game: Game, action: str, rule: str, *fragments: str) -> IllegalAction:
-    """``action`` is rejected citing ``rule`` (message mentions ``fragments``), game unchanged."""
-    before = game.to_json()
-    with pytest.raises(IllegalAction) as info:
-        game.apply(action)
-    assert info.value.rule == rule, str(info.value)
-    for fragment in fragments:
-        assert fragment in info.value.message, info.value.message
-    assert game.to_json() == before
-    return info.value
-
-
-def legal(game: Game) -> set[str]:
-    return {str(a) for a in game.legal_actions()}
 
 
 def workers(game: Game, player: int) -> dict[str, int]:
