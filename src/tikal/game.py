@@ -157,12 +157,12 @@ def _cell_actions(cell: int) -> CellActions:
     return found
 
 
-_MASKS: dict[str, tuple[int, ...]] = {}
+_MASKS: dict[tuple[int, ...], tuple[int, ...]] = {}
 
 
 def _stone_masks(spec: TileSpec) -> tuple[int, ...]:
     """Per rotation, the bit mask of edges that show stones."""
-    key = spec.tile_id + str(spec.stones)
+    key = spec.stones
     found = _MASKS.get(key)
     if found is None:
         found = _MASKS[key] = tuple(
@@ -171,14 +171,15 @@ def _stone_masks(spec: TileSpec) -> tuple[int, ...]:
     return found
 
 
-_ROTATIONS: dict[str, tuple[tuple[int, ...], ...]] = {}
+_ROTATIONS: dict[tuple[int, ...], tuple[tuple[int, ...], ...]] = {}
 
 
 def _rotations(spec: TileSpec) -> tuple[tuple[int, ...], ...]:
-    found = _ROTATIONS.get(spec.tile_id + spec.letter + str(spec.stones))
+    """The six rotated stone patterns of a tile (cached by its printed pattern)."""
+    found = _ROTATIONS.get(spec.stones)
     if found is None:
         found = tuple(hexes.rotate(spec.stones, k) for k in range(6))
-        _ROTATIONS[spec.tile_id + spec.letter + str(spec.stones)] = found
+        _ROTATIONS[spec.stones] = found
     return found
 
 
