@@ -15,7 +15,7 @@ with a beam search and a hand-made evaluation, see :mod:`tikal.bots.planner`),
 ``mcts`` (determinized MCTS over whole-turn macro-actions, see
 :mod:`tikal.bots.mcts`).  Presets: ``easy`` = a plain greedy (beam 1) that
 sometimes plays its second or third best plan, ``medium`` = greedy,
-``hard`` = mcts with 2 s per turn.
+``hard`` = mcts with 1.8 s per turn (its default).
 """
 
 from __future__ import annotations
@@ -55,7 +55,7 @@ BOT_NAMES: tuple[str, ...] = ("random", "greedy", "mcts", "easy", "medium", "har
 PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
     "easy": ("greedy", {"beam": 1, "placements": 2, "noise": 0.3}),
     "medium": ("greedy", {}),
-    "hard": ("mcts", {"seconds": 2.0}),
+    "hard": ("mcts", {"seconds": 1.8}),
 }
 
 

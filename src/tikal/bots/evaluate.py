@@ -76,6 +76,7 @@ class Evaluator:
     hidden_total: int = 0
     set_points: tuple[int, ...] = ()
     each: int = 0
+    _gains: dict[tuple[tuple[int, ...], int], float] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         game = self.game
@@ -117,6 +118,13 @@ class Evaluator:
 
     def token_gain(self, counts: tuple[int, ...], q: int) -> float:
         """Expected value for ``q`` of one more face-down token [HIDDEN-1]."""
+        key = (counts, q)
+        found = self._gains.get(key)
+        if found is None:
+            found = self._gains[key] = self._token_gain(counts, q)
+        return found
+
+    def _token_gain(self, counts: tuple[int, ...], q: int) -> float:
         if not self.hidden_total:
             return 0.0
         if self.each:
@@ -160,21 +168,28 @@ class Evaluator:
                 owner = guard[0]
                 out[owner] = float(level * self.rounds[owner])
                 return out
-            strengths = [game.strength(q, cell) for q in range(n)]
-            if not any(strengths):
+            workers, leader = game.workers, game.leader
+            strengths = [
+                workers[q].get(cell, 0) + (3 if leader[q] == cell else 0) for q in range(n)
+            ]
+            top = max(strengths)
+            if not top:
                 return out
-            w = self.weights
+            second = sorted(strengths)[-2]
+            table = self.weights.control
+            last = len(table) - 1
             for q in range(n):
                 s = strengths[q]
                 if not s:
                     continue
-                best = max(strengths[o] for o in range(n) if o != q)
+                margin = s - (second if s == top else top)
+                i = margin + 3
+                ctrl = 0.0 if i < 0 else table[i if i < last else last]
                 if q == self.exact:
-                    now = 1.0 if s > best else 0.0
-                    later = control(w, s - best) * w.later * (self.rounds[q] - 1)
-                    out[q] = level * (now + later)
+                    now = 1.0 if margin > 0 else 0.0
+                    out[q] = level * (now + ctrl * self.weights.later * (self.rounds[q] - 1))
                 else:
-                    out[q] = level * control(w, s - best) * self.temple_weight[q]
+                    out[q] = level * ctrl * self.temple_weight[q]
             return out
         tokens = game.tokens.get(cell)
         if tokens:

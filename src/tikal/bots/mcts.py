@@ -1,21 +1,25 @@
-"""Determinized Monte Carlo tree search over whole-turn macro-actions.
+"""Determinized Monte Carlo search over whole-turn macro-actions.
 
 The root's children are *macro-actions*: the best distinct turn plans of the
 beam planner (tile placement + the AP actions up to the end of the turn, cut
 after a treasure is taken because what follows depends on the revealed type).
-Children are opened by progressive widening, best planner score first, and
-chosen by UCB1.
+The greedy bot's own choice is always one of them.
 
-Each iteration samples a full game consistent with the bot's view
-(:meth:`View.determinize`: the unseen tile order and face-down token types are
-shuffled [HIDDEN-1]), plays the chosen macro-action on it, finishes the turn and
-lets every other player reply with the fast greedy policy (truncated rollout),
-then scores the leaf with the evaluation.  Rewards are per player (max^n
-style: every simulated player maximises its own objective); the root player's
-reward is a logistic squash of its estimated final-score lead.
+Each simulation plays one macro-action on a *determinization*, a full game
+consistent with the bot's view (:meth:`View.determinize`: the unseen tile order
+and the face-down token types are shuffled [HIDDEN-1]), finishes the turn and
+lets every other player reply with the fast greedy policy (a truncated rollout
+of ``horizon`` turns, by default one round), then scores the leaf with the
+evaluation.  Every simulated player maximises its own objective (max^n); the
+root player's reward is its estimated final-score lead.
 
-Budget: ``iterations`` per search and/or ``seconds`` per *turn* (all the
-decisions of one turn share it).  With only ``iterations`` the bot is
+The budget is spread over the macro-actions by *sequential halving* with
+common random numbers: each pass samples one determinization and plays every
+surviving macro-action on it, so they are compared on the same hidden tiles and
+tokens; after each round the worse half is dropped.
+
+Budget: ``iterations`` (simulations per search) and/or ``seconds`` per *turn*
+(all the decisions of one turn share it).  With only ``iterations`` the bot is
 deterministic for its seed.
 """
 
@@ -47,6 +51,7 @@ class MCTSBot(PlanningBot):
         beam: int = 4,
         horizon: int | None = None,
         weights: Weights = DEFAULT_WEIGHTS,
+        reward: str = "objective",
     ) -> None:
         super().__init__(seed)
         if seconds is None and iterations is None:
@@ -57,6 +62,9 @@ class MCTSBot(PlanningBot):
         self.beam = beam
         self.horizon = horizon
         self.weights = weights
+        if reward not in ("objective", "margin"):
+            raise ValueError("reward is 'objective' or 'margin'")
+        self.reward = reward
         self.planner = TurnPlanner(weights, beam=beam, placements=8)
         self.rollout = TurnPlanner(weights, beam=1, placements=1)
         #: Totals over all searches (for simulations per second).
@@ -82,13 +90,12 @@ class MCTSBot(PlanningBot):
                 macros.append(actions)
         if len(macros) <= 1:
             return macros[0] if macros else []
-        best = self._halving(view, macros, state.current, start, deadline)
+        best = self._halving(view, macros, state.current, deadline)
         self.search_seconds += time.perf_counter() - start
         return macros[best]
 
     def _halving(
-        self, view: View, macros: list[list[Action]], me: int, start: float,
-        deadline: float | None,
+        self, view: View, macros: list[list[Action]], me: int, deadline: float | None
     ) -> int:
         """Sequential halving with common random numbers; the index of the best macro.
 
@@ -161,4 +168,7 @@ class MCTSBot(PlanningBot):
             self.rollout.fast_turn(game)
             steps += 1
         ev = Evaluator(game, self.weights)
-        return ev.objective(ev.values(game), me)
+        values = ev.values(game)
+        if self.reward == "margin":
+            return values[me] - max(v for q, v in enumerate(values) if q != me)
+        return ev.objective(values, me)

@@ -54,7 +54,7 @@ class Plan:
 
 
 class _Node:
-    __slots__ = ("actions", "actual", "cells", "game", "key", "score", "values")
+    __slots__ = ("actions", "cells", "game", "key", "players", "score", "values")
 
     def __init__(self, game: Game, values: list[float], actions: list[Action], score: float):
         self.game = game
@@ -62,7 +62,7 @@ class _Node:
         self.actions = actions
         self.score = score
         self.cells: dict[int, list[float] | None] = {}
-        self.actual: list[float] | None = None
+        self.players: list[float] | None = None  # Evaluator.player_terms, when needed
         self.key: tuple[object, ...] = ()
 
 
@@ -190,7 +190,6 @@ class TurnPlanner:
         root_game.undo_enabled = False
         values = ev.values(root_game)
         root = _Node(root_game, values, [], ev.objective(values, p))
-        root.actual = values
         root.key = state_key(root_game, p)
         seen: dict[tuple[object, ...], _Node] = {root.key: root}
         frontier = [root]
@@ -286,7 +285,8 @@ class TurnPlanner:
                 delta[p] = fut * w.camp
                 out.append(_Cand(delta, (action,)))
             elif isinstance(action, (PlaceGuard, Swap)):
-                delta = self._full_delta(node, ev, (action,))
+                cells = (action.cell,) if isinstance(action, PlaceGuard) else ()
+                delta = self._applied_delta(node, ev, action, cells)
                 if delta is not None:
                     out.append(_Cand(delta, (action,), full=True))
         # macro moves
@@ -432,19 +432,26 @@ class TurnPlanner:
         finally:
             _shift(game, p, dst, src, leader)
 
-    def _full_delta(
-        self, node: _Node, ev: Evaluator, actions: tuple[Action, ...]
+    def _applied_delta(
+        self, node: _Node, ev: Evaluator, action: Action, cells: tuple[int, ...]
     ) -> list[float] | None:
-        if node.actual is None:
-            node.actual = ev.values(node.game)
+        """Play ``action`` on a copy; the change of the player terms and of ``cells``."""
+        if node.players is None:
+            node.players = ev.player_terms(node.game)
         game = node.game.clone()
         try:
-            for action in actions:
-                game.apply(action)
+            game.apply(action)
         except IllegalAction:
             return None
-        after = ev.values(game)
-        return [a - b for a, b in zip(after, node.actual, strict=True)]
+        after = ev.player_terms(game)
+        delta = [a - b for a, b in zip(after, node.players, strict=True)]
+        for cell in cells:
+            old = self._cell(node, ev, cell)
+            new = ev.cell_terms(game, cell)
+            if old is not None and new is not None:
+                for q in range(len(delta)):
+                    delta[q] += new[q] - old[q]
+        return delta
 
     # ------------------------------------------------------------ tiles
 
