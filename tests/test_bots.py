@@ -174,6 +174,15 @@ def test_mcts_never_plays_an_illegal_action(rules: str, players: int, seed: int)
     assert game.is_over
 
 
+def test_many_short_games_of_every_level_stay_legal() -> None:
+    names = ["random", "greedy", "mcts", "easy", "medium", "hard"]
+    for seed in range(12):
+        game = Game.new("demo", 2, seed=100 + seed)
+        pair = [names[seed % len(names)], names[(seed * 5 + 1) % len(names)]]
+        play(game, [tiny(pair[0], seed), tiny(pair[1], seed + 50)])
+        assert game.is_over
+
+
 def test_bots_recover_when_the_view_diverges_from_their_plan() -> None:
     """Undo and treasures change what the bot expected: it plans again, legally."""
     game = Game.new("standard", 2, seed=21)

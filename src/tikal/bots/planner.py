@@ -459,15 +459,15 @@ class TurnPlanner:
         """Legal placements of the drawn tile, most promising first (cheap heuristic)."""
         spec = game.tile_to_place()
         assert spec is not None
-        legal = game.legal_actions()
+        legal = [a for a in game.legal_actions() if isinstance(a, PlaceTile)]
         fields = reach_fields(game)
         p = game.current
         scored = [
-            (placement_score(game, spec, a.cell, a.rotation, fields, p), i, a)  # type: ignore[attr-defined]
+            (placement_score(game, spec, a.cell, a.rotation, fields, p), i, a)
             for i, a in enumerate(legal)
         ]
         scored.sort(key=lambda s: (-s[0], s[1]))
-        return [a for _, _, a in scored]  # type: ignore[misc]
+        return [a for _, _, a in scored]
 
     def _tile_plans(self, game: Game, k: int, beam: int) -> list[Plan]:
         ranked = self.rank_placements(game)[: max(1, self.placements)]
