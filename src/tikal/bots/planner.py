@@ -54,7 +54,9 @@ class Plan:
 
 
 class _Node:
-    __slots__ = ("actions", "cells", "game", "key", "players", "score", "values")
+    __slots__ = (
+        "actions", "after", "cells", "game", "key", "players", "score", "trials", "values"
+    )
 
     def __init__(self, game: Game, values: list[float], actions: list[Action], score: float):
         self.game = game
@@ -63,6 +65,8 @@ class _Node:
         self.score = score
         self.cells: dict[int, list[float] | None] = {}
         self.players: list[float] | None = None  # Evaluator.player_terms, when needed
+        self.trials: dict[tuple[int, bool, str], list[float] | None] = {}
+        self.after: dict[tuple[int, bool, str], list[float] | None] = {}
         self.key: tuple[object, ...] = ()
 
 
@@ -95,18 +99,30 @@ class _Cand:
         return (*_path_actions(*self.route), *self._actions)
 
 
-def _shift(game: Game, p: int, src: int, dst: int, leader: bool) -> None:
-    """Move one figure without any check (for trial evaluations; undone right after)."""
+_NOWHERE: Final = -9  # a leader position that is no cell (for trial evaluations)
+
+
+def _add_figure(game: Game, p: int, cell: int, leader: bool) -> int:
+    """Put one more own figure on ``cell`` (trial only); returns what to restore."""
     if leader:
-        game.leader[p] = dst
+        saved = game.leader[p]
+        game.leader[p] = cell
+        return saved
+    w = game.workers[p]
+    w[cell] = w.get(cell, 0) + 1
+    return 0
+
+
+def _remove_added(game: Game, p: int, cell: int, leader: bool, saved: int) -> None:
+    if leader:
+        game.leader[p] = saved
         return
     w = game.workers[p]
-    left = w[src] - 1
+    left = w[cell] - 1
     if left:
-        w[src] = left
+        w[cell] = left
     else:
-        del w[src]
-    w[dst] = w.get(dst, 0) + 1
+        del w[cell]
 
 
 def state_key(game: Game, p: int) -> tuple[object, ...]:
@@ -327,12 +343,12 @@ class TurnPlanner:
                 route = (pred, src, dst, leader)
                 out.append(_Cand(delta, (), route=route))
                 if d + take_cost <= ap and dst in game.tokens:
-                    extra = self._after_move(node, ev, p, src, dst, leader, "take")
+                    extra = self._after_move(node, ev, p, dst, leader, "take")
                     if extra is not None:
                         both = [a + b for a, b in zip(delta, extra, strict=True)]
                         out.append(_Cand(both, (TakeTreasure(dst),), full=True, route=route))
                 elif d + dig_cost <= ap and dst in game.levels:
-                    extra = self._after_move(node, ev, p, src, dst, leader, "dig")
+                    extra = self._after_move(node, ev, p, dst, leader, "dig")
                     if extra is not None:
                         both = [a + b for a, b in zip(delta, extra, strict=True)]
                         out.append(_Cand(both, (Dig(dst),), route=route))
@@ -353,22 +369,53 @@ class TurnPlanner:
     def _move_delta(
         self, node: _Node, ev: Evaluator, p: int, src: int, dst: int, leader: bool
     ) -> list[float]:
-        game = node.game
-        n = game.players
+        n = node.game.players
         delta = [0.0] * n
         old_src = self._cell(node, ev, src)
-        old_dst = self._cell(node, ev, dst)
-        if old_src is None and old_dst is None:
-            return delta
-        _shift(game, p, src, dst, leader)
-        new_src = ev.cell_terms(game, src) if old_src is not None else None
-        new_dst = ev.cell_terms(game, dst) if old_dst is not None else None
-        _shift(game, p, dst, src, leader)
-        for old, new in ((old_src, new_src), (old_dst, new_dst)):
-            if old is not None and new is not None:
+        if old_src is not None:
+            new_src = self._trial(node, ev, p, src, leader, "minus")
+            if new_src is not None:
                 for q in range(n):
-                    delta[q] += new[q] - old[q]
+                    delta[q] += new_src[q] - old_src[q]
+        old_dst = self._cell(node, ev, dst)
+        if old_dst is not None:
+            new_dst = self._trial(node, ev, p, dst, leader, "plus")
+            if new_dst is not None:
+                for q in range(n):
+                    delta[q] += new_dst[q] - old_dst[q]
         return delta
+
+    def _trial(
+        self, node: _Node, ev: Evaluator, p: int, cell: int, leader: bool, what: str
+    ) -> list[float] | None:
+        """Cell terms with one own figure more ("plus") or less ("minus") on ``cell``.
+
+        They do not depend on where the figure comes from or goes to, so they are
+        cached per node.
+        """
+        key = (cell, leader, what)
+        trials = node.trials
+        if key in trials:
+            return trials[key]
+        game = node.game
+        if what == "plus":
+            saved = _add_figure(game, p, cell, leader)
+            terms = ev.cell_terms(game, cell)
+            _remove_added(game, p, cell, leader, saved)
+        else:
+            if leader:
+                saved = game.leader[p]
+                game.leader[p] = _NOWHERE
+                terms = ev.cell_terms(game, cell)
+                game.leader[p] = saved
+            else:
+                w = game.workers[p]
+                count = w[cell]
+                w[cell] = count - 1
+                terms = ev.cell_terms(game, cell)
+                w[cell] = count
+        trials[key] = terms
+        return terms
 
     def _dig_delta(self, node: _Node, ev: Evaluator, cell: int) -> list[float]:
         game = node.game
@@ -397,40 +444,53 @@ class TurnPlanner:
         return delta
 
     def _after_move(
-        self, node: _Node, ev: Evaluator, p: int, src: int, dst: int, leader: bool, verb: str
+        self, node: _Node, ev: Evaluator, p: int, dst: int, leader: bool, verb: str
     ) -> list[float] | None:
-        """The value of digging / taking on ``dst`` right after a figure walked there."""
+        """The value of digging / taking on ``dst`` right after a figure walked there.
+
+        It does not depend on where the figure came from: cached per node.
+        """
+        key = (dst, leader, verb)
+        if key in node.after:
+            return node.after[key]
         game = node.game
-        n = game.players
-        _shift(game, p, src, dst, leader)
+        saved = _add_figure(game, p, dst, leader)
         try:
-            if verb == "take":
-                if game._take_problem(p, dst) is not None:
-                    return None
-                before = ev.cell_terms(game, dst)
-                stack = game.tokens[dst]
-                game.tokens[dst] = stack[:-1]
-                after = ev.cell_terms(game, dst)
-                game.tokens[dst] = stack
-                delta = [0.0] * n
-                if before is not None:
-                    for q in range(n):
-                        delta[q] = (after[q] if after is not None else 0.0) - before[q]
-                delta[p] += ev.token_gain(game.treasures[p], p)
-                return delta
-            if game._dig_problem(p, dst) is not None:
-                return None
-            if game.figures_on(p, dst) - 1 >= game.dug.get(dst, 0) + 1:
-                return None  # the dig does not need this figure: plain dig is a candidate
-            before = ev.cell_terms(game, dst)
-            game.levels[dst] += 1
-            after = ev.cell_terms(game, dst)
-            game.levels[dst] -= 1
-            if before is None or after is None:
-                return None
-            return [after[q] - before[q] for q in range(n)]
+            result = self._after_added(game, ev, p, dst, verb)
         finally:
-            _shift(game, p, dst, src, leader)
+            _remove_added(game, p, dst, leader, saved)
+        node.after[key] = result
+        return result
+
+    def _after_added(
+        self, game: Game, ev: Evaluator, p: int, dst: int, verb: str
+    ) -> list[float] | None:
+        n = game.players
+        if verb == "take":
+            if game._take_problem(p, dst) is not None:
+                return None
+            before = ev.cell_terms(game, dst)
+            stack = game.tokens[dst]
+            game.tokens[dst] = stack[:-1]
+            after = ev.cell_terms(game, dst)
+            game.tokens[dst] = stack
+            delta = [0.0] * n
+            if before is not None:
+                for q in range(n):
+                    delta[q] = (after[q] if after is not None else 0.0) - before[q]
+            delta[p] += ev.token_gain(game.treasures[p], p)
+            return delta
+        if game._dig_problem(p, dst) is not None:
+            return None
+        if game.figures_on(p, dst) - 1 >= game.dug.get(dst, 0) + 1:
+            return None  # the dig does not need this figure: plain dig is a candidate
+        before = ev.cell_terms(game, dst)
+        game.levels[dst] += 1
+        after = ev.cell_terms(game, dst)
+        game.levels[dst] -= 1
+        if before is None or after is None:
+            return None
+        return [after[q] - before[q] for q in range(n)]
 
     def _applied_delta(
         self, node: _Node, ev: Evaluator, action: Action, cells: tuple[int, ...]
