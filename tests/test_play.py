@@ -95,10 +95,12 @@ def test_standard_board_shows_coordinates_figures_and_temple_values(tmp_path: Pa
     tg.run()
     text = out.getvalue()
     for column in "ABCDEFGH":
-        assert f" {column} " in text
-    assert "A4" in text and "level 1" in text and "BASE" in text
+        for row in "12345":
+            assert f" {column}{row} " in text  # every space of the hex map is named
+    assert "A4" in text and "level 1" in text and " BC " in text
     assert "Blue (seat 1, You)" in text
-    assert "G:" in text or "R:" in text  # bots' figures shown by colour
+    assert "B*" in text  # the human's leader on the map, by colour initial
+    assert "G:" in text or "R:" in text  # bots' figures shown by colour in the tile table
     assert "Face-down treasures" in text and "Temple levels left" in text
 
 

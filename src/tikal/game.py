@@ -887,7 +887,7 @@ class Game:
             self.leader[p] = cell
         else:
             self.supply[p] -= 1
-            self.workers[p][cell] = self.workers[p].get(cell, 0) + 1
+            add_worker(self.workers[p], cell)
 
     def _check_mover(self, p: int, src: int, leader: bool) -> None:
         if leader and self.leader[p] != src:
@@ -906,13 +906,9 @@ class Game:
         if leader:
             self.leader[p] = dst
             return
-        w = self.workers[p]
-        left = w[src] - 1
-        if left:
-            w[src] = left
-        else:
-            del w[src]
-        w[dst] = w.get(dst, 0) + 1
+        workers = self.workers[p]
+        remove_worker(workers, src)
+        add_worker(workers, dst)
 
     def _do_move(self, action: Move) -> None:
         self._require_ap_phase("move")
@@ -1357,3 +1353,17 @@ _HANDLERS: Final[dict[type, Any]] = {
 _CAMP_KINDS: Final = (JUNGLE, TREASURE)
 _DIRECTION_OF: Final = {step: d for d, step in enumerate(STEP)}
 _UNDOABLE: Final = frozenset({Phase.TILE, Phase.TURN, Phase.SCORING, Phase.PICK})
+
+
+def add_worker(workers: dict[int, int], cell: int) -> None:
+    """One more worker on ``cell`` in a player's cell -> count map (no checks)."""
+    workers[cell] = workers.get(cell, 0) + 1
+
+
+def remove_worker(workers: dict[int, int], cell: int) -> None:
+    """One worker fewer on ``cell``; the cell leaves the map at zero (no checks)."""
+    left = workers[cell] - 1
+    if left:
+        workers[cell] = left
+    else:
+        del workers[cell]

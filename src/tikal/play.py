@@ -27,6 +27,7 @@ from .bots import Bot, make_bot
 from .components import TEMPLE, TREASURE, VOLCANO
 from .errors import IllegalAction
 from .game import GUARDING, OUT, SUPPLY, Game, Phase
+from .textboard import LEGEND, board_text
 
 COLOURS = ("red", "blue", "green", "yellow")
 COLOUR_NAMES = ("Red", "Blue", "Green", "Yellow")
@@ -311,51 +312,12 @@ class TerminalGame:
     def show_board(self) -> None:
         game = self.game
         view = game.view(self.seat).state
-        if game.rules.bounded_board:
-            self.say(self.map_table(view))
+        self.say(Text("Board", style="bold"))
+        self.say(board_text(view))
+        self.say(Text(LEGEND, style="dim"))
         self.say(self.tile_table(view))
         self.say(self.player_table(view))
         self.say(self.status_line(view))
-
-    def map_table(self, g: Game) -> Table:
-        """The 8 x 5 board: one cell per space (columns A-H, rows 1-5)."""
-        table = Table(title="Board (hex columns; odd columns sit half a row lower)",
-                      show_lines=True, padding=(0, 0))
-        table.add_column("")
-        for col in range(hexes.STANDARD_COLUMNS):
-            table.add_column(chr(ord("A") + col), justify="center", min_width=9)
-        for row in range(hexes.STANDARD_ROWS):
-            cells: list[Text | str] = [str(row + 1)]
-            for col in range(hexes.STANDARD_COLUMNS):
-                cells.append(self.cell_text(g, hexes.offset_to_cell(col, row)))
-            table.add_row(*cells)
-        return table
-
-    def cell_text(self, g: Game, cell: int) -> Text:
-        tile = g.tiles.get(cell)
-        if tile is None:
-            return Text("·" if cell in g.frontier else "", style="dim")
-        kind = tile.spec.kind
-        text = Text()
-        if kind == TEMPLE:
-            text.append(f"T{g.levels[cell]}", style="bold")
-        elif kind == TREASURE:
-            text.append(f"$x{len(g.tokens.get(cell, ()))}", style="bold magenta")
-        elif kind == VOLCANO:
-            text.append("VOLC", style="bold red")
-        elif kind == "basecamp":
-            text.append("BASE", style="bold")
-        else:
-            text.append("jgl", style="green")
-        if cell in g.camps:
-            text.append(" C", style=COLOURS[g.camps[cell]])
-        if cell in g.guards:
-            text.append(" G", style=f"reverse {COLOURS[g.guards[cell][0]]}")
-        figures = self.figures_text(g, cell)
-        if figures.plain:
-            text.append("\n")
-            text.append_text(figures)
-        return text
 
     def figures_text(self, g: Game, cell: int) -> Text:
         """Figures per colour, e.g. ``R:L2 B:1`` (red leader and 2 workers, 1 blue worker)."""

@@ -38,7 +38,7 @@ from ..actions import (
 )
 from ..components import JUNGLE, TEMPLE, TREASURE, VOLCANO, TileSpec
 from ..errors import IllegalAction
-from ..game import OPPOSITE, STEP, Game, Phase
+from ..game import OPPOSITE, STEP, Game, Phase, add_worker, remove_worker
 from .evaluate import DEFAULT_WEIGHTS, Evaluator, Weights
 
 AP_PHASES: Final = (Phase.TURN, Phase.SCORING)
@@ -108,8 +108,7 @@ def _add_figure(game: Game, p: int, cell: int, leader: bool) -> int:
         saved = game.leader[p]
         game.leader[p] = cell
         return saved
-    w = game.workers[p]
-    w[cell] = w.get(cell, 0) + 1
+    add_worker(game.workers[p], cell)
     return 0
 
 
@@ -117,12 +116,7 @@ def _remove_added(game: Game, p: int, cell: int, leader: bool, saved: int) -> No
     if leader:
         game.leader[p] = saved
         return
-    w = game.workers[p]
-    left = w[cell] - 1
-    if left:
-        w[cell] = left
-    else:
-        del w[cell]
+    remove_worker(game.workers[p], cell)
 
 
 def state_key(game: Game, p: int) -> tuple[object, ...]:
