@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import time
+from collections.abc import Callable
 
 from ..actions import END_TURN, Action, EndTurn, TakeTreasure
 from ..game import Game
@@ -35,9 +36,11 @@ class PlanningBot:
         self.decisions = 0
         self.turn_times: list[float] = []
         self._turn_id: tuple[int, int] = (-1, -1)
+        #: Where thinking time comes from (a fake clock makes time budgets testable).
+        self.clock: Callable[[], float] = time.perf_counter
 
     def choose(self, view: View) -> Action:
-        start = time.perf_counter()
+        start = self.clock()
         state = view.state
         turn_id = (_turn_number(state), state.current)
         if turn_id != self._turn_id:
@@ -52,7 +55,7 @@ class PlanningBot:
         if action is None or action not in legal:
             action = END_TURN if END_TURN in legal else legal[0]
             self._plan = []
-        spent = time.perf_counter() - start
+        spent = self.clock() - start
         self.thinking += spent
         self.decisions += 1
         self.turn_times[-1] += spent

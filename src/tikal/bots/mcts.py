@@ -11,8 +11,10 @@ and the face-down token types are shuffled [HIDDEN-1]), finishes the turn and
 lets every other player reply and plays the bot's own next turn, all with the
 fast greedy policy (a truncated rollout of ``horizon`` turns, by default one
 round plus one turn), then scores the leaf with the evaluation.  Every
-simulated player maximises its own objective (max^n); the root player's reward
-is its estimated final-score lead.  Ending the rollout right after the bot's
+simulated player maximises its own objective (max^n).  The root player's
+reward is, with two players, its estimated final-score lead; with three or four,
+a soft chance of finishing first (:func:`win_chance`: measured 50.6% against
+three greedy bots instead of 42.5% with the lead, 200 paired games each).  Ending the rollout right after the bot's
 own next turn matters: the evaluation judges positions just after the judged
 player moved (as in the planner); ending after the opponents' replies made the
 bot too pessimistic about contested temples (measured: 57% against greedy with
@@ -31,7 +33,6 @@ deterministic for its seed.
 from __future__ import annotations
 
 import math
-import time
 
 from ..actions import Action, EndTurn
 from ..errors import IllegalAction
@@ -57,7 +58,8 @@ class MCTSBot(PlanningBot):
         horizon: int | None = None,
         share: float = 0.8,
         weights: Weights = DEFAULT_WEIGHTS,
-        reward: str = "objective",
+        reward: str = "auto",
+        temperature: float = 2.5,
     ) -> None:
         super().__init__(seed)
         if seconds is None and iterations is None:
@@ -71,9 +73,11 @@ class MCTSBot(PlanningBot):
         #: mid-turn starts another search for the rest of the turn).
         self.share = share
         self.weights = weights
-        if reward not in ("objective", "margin"):
-            raise ValueError("reward is 'objective' or 'margin'")
+        if reward not in REWARDS:
+            raise ValueError(f"reward is one of {', '.join(REWARDS)}")
         self.reward = reward
+        #: Points of uncertainty per scoring round still ahead (``win`` reward).
+        self.temperature = temperature
         self.planner = TurnPlanner(weights, beam=beam, placements=8)
         self.rollout = TurnPlanner(weights, beam=1, placements=1)
         #: Totals over all searches (for simulations per second).
@@ -81,7 +85,7 @@ class MCTSBot(PlanningBot):
         self.search_seconds = 0.0
 
     def make_plan(self, view: View) -> list[Action]:
-        start = time.perf_counter()
+        start = self.clock()
         state = view.state
         if state.phase is Phase.AUCTION:
             return [self.planner.bid(state)]
@@ -100,7 +104,7 @@ class MCTSBot(PlanningBot):
         if len(macros) <= 1:
             return macros[0] if macros else []
         best = self._halving(view, macros, state.current, deadline)
-        self.search_seconds += time.perf_counter() - start
+        self.search_seconds += self.clock() - start
         return macros[best]
 
     def _halving(
@@ -120,11 +124,11 @@ class MCTSBot(PlanningBot):
         budget = self.iterations if self.iterations is not None else 10**9
         done = 0
         per_sim = None
-        began = time.perf_counter()
+        began = self.clock()
         while len(alive) > 1:
             left = budget - done
             if deadline is not None:
-                now = time.perf_counter()
+                now = self.clock()
                 if per_sim is not None:
                     left = min(left, int((deadline - now) / per_sim))
                 elif now >= deadline:
@@ -137,7 +141,7 @@ class MCTSBot(PlanningBot):
                 game = view.determinize(self.rng)
                 for i in alive:
                     if done >= budget or (
-                        deadline is not None and done and time.perf_counter() >= deadline
+                        deadline is not None and done and self.clock() >= deadline
                     ):
                         out_of_budget = True
                         break
@@ -148,7 +152,7 @@ class MCTSBot(PlanningBot):
                 if out_of_budget:
                     break
             if per_sim is None and done:
-                per_sim = (time.perf_counter() - began) / done
+                per_sim = (self.clock() - began) / done
             alive.sort(key=lambda i: (-sums[i] / max(1, counts[i]), i))
             if out_of_budget:
                 break
@@ -178,6 +182,34 @@ class MCTSBot(PlanningBot):
             steps += 1
         ev = Evaluator(game, self.weights)
         values = ev.values(game)
-        if self.reward == "margin":
+        reward = self.reward
+        if reward == "auto":
+            reward = "objective" if game.players == 2 else "win"
+        if reward == "margin":
             return values[me] - max(v for q, v in enumerate(values) if q != me)
+        if reward == "win":
+            spread = self.temperature * (1 + max(ev.rounds))
+            return win_chance(values, me, spread)
         return ev.objective(values, me)
+
+
+#: ``objective``: the evaluation's own objective (own value minus the opponents');
+#: ``margin``: own value minus the best other; ``win``: a soft chance of finishing first;
+#: ``auto``: ``objective`` with two players, ``win`` with more.
+REWARDS = ("auto", "objective", "margin", "win")
+
+
+def win_chance(values: list[float], me: int, spread: float) -> float:
+    """Soft chance that ``me`` finishes first: a softmax over estimated final scores.
+
+    With three or four players the game is won by beating the *best* other
+    player; a reward that follows the chance of finishing first stops the search
+    from trading a real chance to win for hurting all opponents a little.  The
+    ``spread`` (points) grows with the scoring rounds still ahead, as the
+    estimates get less certain.
+    """
+    mine = values[me]
+    total = 0.0
+    for v in values:
+        total += math.exp(max(-50.0, min(50.0, (v - mine) / spread)))
+    return 1.0 / total
