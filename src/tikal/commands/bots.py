@@ -7,6 +7,7 @@ Only input and output live here; the work is done by :mod:`tikal.arena` and
 from __future__ import annotations
 
 import json
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Annotated
 
@@ -37,6 +38,14 @@ from ..bots import BOT_NAMES
 from ..cli import app
 from ..components import RULE_SET_NAMES, rule_set
 from ..play import TerminalGame
+from ..strength import (
+    HistoryEntry,
+    HistoryError,
+    append_entry,
+    entry_from_results,
+    read_history,
+    save_strength_plot,
+)
 
 BOTS_HELP = (
     f"Comma-separated bots, one per seat ({', '.join(BOT_NAMES)}); a short list is filled "
@@ -109,6 +118,13 @@ def arena(
         Path | None, typer.Option(help="Save every game's record into this directory.")
     ] = None,
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
+    history: Annotated[
+        Path | None,
+        typer.Option(help="Append the results to this strength history (JSON lines)."),
+    ] = None,
+    tag: Annotated[
+        str, typer.Option(help="Name of this run in the history, e.g. a commit or a bot setting.")
+    ] = "",
 ) -> None:
     """Bots against bots: seats rotate, results per bot with 95% confidence intervals."""
     _check_players(rules, players)
@@ -161,6 +177,10 @@ def arena(
         console.print(f"Plot saved to {plot}")
     if records is not None:
         console.print(f"Records saved in {records}")
+    if history is not None:
+        entry = entry_from_results(result.to_json(), tag or "-", _now())
+        append_entry(history, entry)
+        console.print(f"Added to the strength history {history} (tikal strength {history})")
     if result.errors:
         raise typer.Exit(2)
 
@@ -194,3 +214,64 @@ def play(
     except ValueError as exc:
         raise _fail(str(exc)) from None
     game.run()
+
+
+@app.command()
+def strength(
+    history: Annotated[Path, typer.Argument(help="The strength history (JSON lines).")],
+    add: Annotated[
+        list[Path] | None,
+        typer.Option(help="Add a saved arena result (tikal arena --out) to the history first."),
+    ] = None,
+    tag: Annotated[str, typer.Option(help="Name of the added run(s) in the history.")] = "",
+    plot: Annotated[
+        Path | None, typer.Option(help="Save a PNG of the win rates over time here.")
+    ] = None,
+) -> None:
+    """Bot strength over time: every run of the history per match-up, as a table and a plot."""
+    for path in add or []:
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+            when = datetime.fromtimestamp(path.stat().st_mtime, UTC).isoformat(timespec="seconds")
+            append_entry(history, entry_from_results(data, tag or path.stem, when))
+        except (OSError, json.JSONDecodeError, HistoryError) as exc:
+            raise _fail(f"{path}: {exc}") from None
+    try:
+        entries = read_history(history)
+    except OSError as exc:
+        raise _fail(f"cannot read {history}: {exc.strerror}") from None
+    except HistoryError as exc:
+        raise _fail(str(exc)) from None
+    console = Console(highlight=False)
+    if not console.is_terminal:
+        console = Console(highlight=False, width=150)
+    console.print(history_table(entries))
+    if plot is not None:
+        try:
+            save_strength_plot(entries, plot)
+        except HistoryError as exc:
+            raise _fail(str(exc)) from None
+        console.print(f"Plot saved to {plot}")
+
+
+def history_table(entries: list[HistoryEntry]) -> Table:
+    table = Table(title="Bot strength over time")
+    for name in ("When", "Tag", "Match-up", "Bot", "Games", "Win rate", "95% CI", "Score"):
+        table.add_column(name, justify="right" if name in ("Games", "Score") else "left")
+    for entry in entries:
+        for name, b in entry.bots.items():
+            table.add_row(
+                entry.when[:16].replace("T", " "),
+                entry.tag,
+                entry.matchup,
+                name,
+                str(b.games),
+                f"{b.win_rate:.1%}",
+                f"{b.ci95[0]:.1%}-{b.ci95[1]:.1%}",
+                f"{b.mean_score:.1f}",
+            )
+    return table
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
