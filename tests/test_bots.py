@@ -355,14 +355,13 @@ def test_win_chance_is_a_distribution_over_who_finishes_first() -> None:
     assert leading > hurting_all
 
 
-def test_reward_choice_depends_on_the_player_count() -> None:
+def test_rewards_of_the_search() -> None:
     with pytest.raises(ValueError, match="reward"):
         MCTSBot(1, iterations=5, reward="glory")
-    four = Game.new("standard", 4, seed=1)
-    two = Game.new("standard", 2, seed=1)
+    game = Game.new("standard", 4, seed=1)
     bot = MCTSBot(1, iterations=5, seconds=None)
-    assert bot.reward == "auto"
-    # two players: the evaluation's objective (a margin, unbounded); more: a chance in [0, 1]
-    assert 0.0 <= bot._simulate(four.clone(), [], 0) <= 1.0
-    explicit = MCTSBot(1, iterations=5, seconds=None, reward="objective")
-    assert bot._simulate(two.clone(), [], 0) == explicit._simulate(two.clone(), [], 0)
+    assert bot.reward == "win"
+    # the default reward is a chance in [0, 1]; the objective is an unbounded point margin
+    assert 0.0 < bot._simulate(game.clone(), [], 0) < 1.0
+    objective = MCTSBot(1, iterations=5, seconds=None, reward="objective")
+    assert objective._simulate(game.clone(), [], 0) != bot._simulate(game.clone(), [], 0)
