@@ -119,6 +119,26 @@ def _remove_added(game: Game, p: int, cell: int, leader: bool, saved: int) -> No
     remove_worker(game.workers[p], cell)
 
 
+def _taken_delta(
+    game: Game, ev: Evaluator, p: int, cell: int, before: list[float] | None
+) -> list[float]:
+    """How the evaluation changes when ``p`` takes the top token of ``cell``.
+
+    ``before`` is the cell's terms now; the token's own worth for ``p`` is its
+    expectation over the hidden types [HIDDEN-1].
+    """
+    stack = game.tokens[cell]
+    game.tokens[cell] = stack[:-1]
+    after = ev.cell_terms(game, cell)
+    game.tokens[cell] = stack
+    delta = [0.0] * game.players
+    if before is not None:
+        for q in range(game.players):
+            delta[q] = (after[q] if after is not None else 0.0) - before[q]
+    delta[p] += ev.token_gain(game.treasures[p], p)
+    return delta
+
+
 def state_key(game: Game, p: int) -> tuple[object, ...]:
     """Identifies the states reachable within one turn (for de-duplication)."""
     return (
@@ -423,19 +443,7 @@ class TurnPlanner:
         return [new[q] - old[q] for q in range(n)]
 
     def _take_delta(self, node: _Node, ev: Evaluator, p: int, cell: int) -> list[float]:
-        game = node.game
-        n = game.players
-        old = self._cell(node, ev, cell)
-        stack = game.tokens[cell]
-        game.tokens[cell] = stack[:-1]
-        new = ev.cell_terms(game, cell)
-        game.tokens[cell] = stack
-        delta = [0.0] * n
-        if old is not None:
-            for q in range(n):
-                delta[q] = (new[q] if new is not None else 0.0) - old[q]
-        delta[p] += ev.token_gain(game.treasures[p], p)
-        return delta
+        return _taken_delta(node.game, ev, p, cell, self._cell(node, ev, cell))
 
     def _after_move(
         self, node: _Node, ev: Evaluator, p: int, dst: int, leader: bool, verb: str
@@ -463,17 +471,7 @@ class TurnPlanner:
         if verb == "take":
             if game._take_problem(p, dst) is not None:
                 return None
-            before = ev.cell_terms(game, dst)
-            stack = game.tokens[dst]
-            game.tokens[dst] = stack[:-1]
-            after = ev.cell_terms(game, dst)
-            game.tokens[dst] = stack
-            delta = [0.0] * n
-            if before is not None:
-                for q in range(n):
-                    delta[q] = (after[q] if after is not None else 0.0) - before[q]
-            delta[p] += ev.token_gain(game.treasures[p], p)
-            return delta
+            return _taken_delta(game, ev, p, dst, ev.cell_terms(game, dst))
         if game._dig_problem(p, dst) is not None:
             return None
         if game.figures_on(p, dst) - 1 >= game.dug.get(dst, 0) + 1:
