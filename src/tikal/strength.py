@@ -11,6 +11,7 @@ a change to a bot can be judged against the runs before it.
 from __future__ import annotations
 
 import json
+from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -51,9 +52,9 @@ class HistoryEntry:
         """What makes two runs comparable: rules, players, line-up and the search budgets."""
         searched = [f"{bot} {budget}" for bot, budget in self.budgets if budget != "-"]
         budgets = f" ({', '.join(searched)})" if searched else ""
-        seats = [name for name in dict.fromkeys(self.lineup)]
-        counted = [f"{n} x{self.lineup.count(n)}" if self.lineup.count(n) > 1 else n for n in seats]
-        return f"{self.rules}, {self.players} players: {' vs '.join(counted)}{budgets}"
+        counts = Counter(self.lineup)  # keeps the line-up's order
+        bots = [f"{name} x{k}" if k > 1 else name for name, k in counts.items()]
+        return f"{self.rules}, {self.players} players: {' vs '.join(bots)}{budgets}"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -149,9 +150,9 @@ def read_history(path: Path) -> list[HistoryEntry]:
             entries.append(
                 entry_from_results(
                     data,
-                    tag=str(_field(data, "tag", str)),
-                    when=str(_field(data, "when", str)),
-                    version=str(_field(data, "version", str)),
+                    tag=_field(data, "tag", str),
+                    when=_field(data, "when", str),
+                    version=_field(data, "version", str),
                 )
             )
         except (json.JSONDecodeError, HistoryError) as exc:
