@@ -51,6 +51,7 @@ from ..errors import IllegalAction, RecordError
 from ..game import Game, Phase
 from ..hexes import label
 from ..record import replay_record
+from ..seats import seat_look
 from ..view import View
 from .storage import GameRecord, LogEntry, SeatRecord, Storage, StorageConflict
 
@@ -260,7 +261,7 @@ class Session:
     def seats_json(self) -> list[dict[str, Any]]:
         out = []
         for p, seat in enumerate(self.record.seats):
-            info = svg.seat_info(p)
+            info = seat_look(p)
             out.append({
                 "seat": p, "name": seat.name, "kind": seat.kind, "level": seat.level,
                 "colour": info.colour, "ink": info.ink, "shape": info.shape,
@@ -483,7 +484,7 @@ class Manager:
         tokens: dict[str, tuple[int, ...]] = {}
         for p, seat in enumerate(seats):
             kind = seat.get("kind", "human")
-            name = str(seat.get("name") or "").strip()[:24] or svg.seat_info(p).name
+            name = str(seat.get("name") or "").strip()[:24] or seat_look(p).name
             if kind == "bot":
                 level = str(seat.get("level") or hint_bot_name())
                 if level not in levels:
@@ -728,11 +729,11 @@ class Manager:
             raise ServerError("bad_record", str(exc), 422, rule=exc.rule) from None
         seats = record.get("seats")
         names = [
-            str(s.get("name")) if isinstance(s, dict) and s.get("name") else svg.seat_info(p).name
+            str(s.get("name")) if isinstance(s, dict) and s.get("name") else seat_look(p).name
             for p, s in enumerate(seats if isinstance(seats, list) else [None] * game.players)
         ][: game.players]
         while len(names) < game.players:
-            names.append(svg.seat_info(len(names)).name)
+            names.append(seat_look(len(names)).name)
         clean = {k: record[k] for k in ("format", "version", "rules", "options", "players", "log")}
         clean["seed"] = None
         replay_id = "r" + secrets.token_urlsafe(8)

@@ -9,6 +9,7 @@ from ..actions import Draw, Reveal, parse_action
 from ..errors import RecordError
 from ..game import Game
 from ..record import _force, replay_record
+from ..seats import seat_look
 from .manager import describe
 
 CHECKPOINT = 16
@@ -90,9 +91,9 @@ class Replay:
             "rules": g.rules.name,
             "players": g.players,
             "seats": [
-                {"seat": p, "name": self.names[p], "colour": svg.seat_info(p).colour,
-                 "ink": svg.seat_info(p).ink, "shape": svg.seat_info(p).shape,
-                 "colour_name": svg.seat_info(p).name}
+                {"seat": p, "name": self.names[p], "colour": seat_look(p).colour,
+                 "ink": seat_look(p).ink, "shape": seat_look(p).shape,
+                 "colour_name": seat_look(p).name}
                 for p in range(g.players)
             ],
             "total": self.total,
