@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tikal import Game
-from tikal.arena import (
+from tikal.bots.arena import (
     Budget,
     GameResult,
     ProcessExecutor,
@@ -23,13 +23,12 @@ from tikal.arena import (
     schedule,
     wilson,
 )
-from tikal.cli import load_commands
+from tikal.cli import app
 
 T = TypeVar("T")
 R = TypeVar("R")
 
 runner = CliRunner()
-app = load_commands()
 
 
 def test_budgets_parse() -> None:

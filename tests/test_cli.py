@@ -12,14 +12,13 @@ import pytest
 from typer.testing import CliRunner
 
 from tikal import Game
-from tikal.cli import load_commands
+from tikal.cli import app
 from tikal.simulate import play_random
 
 TILES = {"standard": 36, "auction": 36, "demo": 14}
 ROUNDS = {"standard": 4, "auction": 4, "demo": 2}  # one per volcano plus the final one
 
 runner = CliRunner()
-app = load_commands()
 
 
 def run(*args: str) -> Any:

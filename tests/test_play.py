@@ -11,11 +11,11 @@ from rich.console import Console
 from typer.testing import CliRunner
 
 from tikal import Game
-from tikal.cli import load_commands
-from tikal.play import TerminalGame, rule_lines
+from tikal.cli import app
+from tikal.seats import seat_look
+from tikal.terminal.play import TerminalGame, rule_lines
 
 runner = CliRunner()
-app = load_commands()
 
 
 class Script:
@@ -98,9 +98,11 @@ def test_standard_board_shows_coordinates_figures_and_temple_values(tmp_path: Pa
         for row in "12345":
             assert f" {column}{row} " in text  # every space of the hex map is named
     assert "A4" in text and "level 1" in text and " BC " in text
-    assert "Blue (seat 1, You)" in text
-    assert "B*" in text  # the human's leader on the map, by colour initial
-    assert "G:" in text or "R:" in text  # bots' figures shown by colour in the tile table
+    me, bots = seat_look(1), (seat_look(0), seat_look(2))
+    assert f"{me.name} (seat 1, You)" in text
+    assert f"{me.initial}*" in text  # the human's leader on the map, by the seat's initial
+    # bots' figures by their initial in the tile table
+    assert any(f"{look.initial}:" in text for look in bots)
     assert "Face-down treasures" in text and "Temple levels left" in text
 
 

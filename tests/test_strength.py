@@ -8,9 +8,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from tikal.arena import parse_bots, run_arena
-from tikal.cli import load_commands
-from tikal.strength import (
+from tikal.bots.arena import parse_bots, run_arena
+from tikal.bots.strength import (
     HistoryError,
     append_entry,
     by_matchup,
@@ -18,9 +17,9 @@ from tikal.strength import (
     read_history,
     save_strength_plot,
 )
+from tikal.cli import app
 
 runner = CliRunner()
-app = load_commands()
 
 
 def demo_result(seed: int) -> dict[str, object]:

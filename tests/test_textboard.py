@@ -1,10 +1,15 @@
-"""The terminal hex map (tikal.textboard): every space, tile codes, figures and edge costs."""
+"""The terminal hex map (tikal.terminal.textboard): spaces, tile codes, figures, edge costs."""
 
 from __future__ import annotations
 
 from positions import Position
 from tikal import Game, hexes
-from tikal.textboard import BOX, board_text
+from tikal.seats import seat_look
+from tikal.terminal.textboard import BOX, board_text
+
+
+def initial(seat: int) -> str:
+    return seat_look(seat).initial
 
 
 def lines_of(game: Game) -> list[str]:
@@ -53,9 +58,9 @@ def test_temple_level_treasures_and_figures_per_colour() -> None:
     lines = lines_of(pos.game())
     temple, treasure = box_text(lines, "A3"), box_text(lines, "B3")
     assert temple[0] == "A3   T5"
-    assert temple[1] == "R*2 B1"
+    assert temple[1] == f"{initial(0)}*2 {initial(1)}1"
     assert treasure[0] == "B3   $2"
-    assert treasure[1] == "G3 cG"
+    assert treasure[1] == f"{initial(2)}3 c{initial(2)}"
 
 
 def test_edge_costs_stand_between_the_two_tiles() -> None:
@@ -80,8 +85,8 @@ def test_crowded_space_marks_what_does_not_fit() -> None:
     for seat in range(4):
         pos.figures(seat, workers={basecamp: 12}, leader=basecamp)
     text = box_text(lines_of(pos.game()), basecamp)
-    assert text[1] == "R*12"
-    assert text[2].startswith("B*12") and text[2].endswith("+")
+    assert text[1] == f"{initial(0)}*12"
+    assert text[2].startswith(f"{initial(1)}*12") and text[2].endswith("+")
 
 
 def test_demo_plane_shows_open_spaces_around_the_tiles() -> None:

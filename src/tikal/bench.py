@@ -21,7 +21,9 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
+from .actions import Action
 from .game import Game
+from .loop import Chooser, play_game
 
 #: python-chess 1.x, random legal plies per second on the project's reference machine
 #: (2-core VM, CPython 3.11): ``random.choice(list(board.legal_moves))`` + ``board.push``.
@@ -49,6 +51,12 @@ def _new(rules: str, players: int, seed: int) -> Game:
 
 def _noop(task: str, fraction: float) -> None:
     pass
+
+
+def _uniform(rng: random.Random) -> Chooser:
+    """Uniform among the legal actions (what every figure here measures)."""
+    choice = rng.choice
+    return lambda game: choice(game.legal_actions())
 
 
 @dataclass(frozen=True, slots=True)
@@ -107,10 +115,9 @@ def measure_playouts(
     start = time.perf_counter()
     now = window_start = start
     window_games, best = 0, 0.0
+    choose = _uniform(rng)
     while games == 0 or now - start < seconds:
-        game = _new(rules, players, seed + games)
-        while not game.is_over:
-            game.apply(rng.choice(game.legal_actions()))
+        play_game(_new(rules, players, seed + games), choose)
         games += 1
         window_games += 1
         now = time.perf_counter()
@@ -131,14 +138,24 @@ def midgame_states(
     while len(states) < count:
         game = _new(rules, players, seed + game_index)
         game_index += 1
-        trace: list[Game] = []
-        while not game.is_over:
-            trace.append(game.clone())
-            game.apply(rng.choice(game.legal_actions()))
+        trace = _random_trace(game, rng)
         third = len(trace) // 3
         middle = trace[third : 2 * third] or trace
         states.extend(rng.sample(middle, min(len(middle), 8, count - len(states))))
     return states
+
+
+def _random_trace(game: Game, rng: random.Random) -> list[Game]:
+    """Copies of the states a random game passes through, each before its action."""
+    trace: list[Game] = []
+    choice = rng.choice
+
+    def keep_then_choose(state: Game) -> Action:
+        trace.append(state.clone())
+        return choice(state.legal_actions())
+
+    play_game(game, keep_then_choose)
+    return trace
 
 
 def measure_clone(

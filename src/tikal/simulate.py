@@ -25,8 +25,10 @@ from dataclasses import asdict, dataclass, field
 from functools import partial
 from typing import Any
 
+from .actions import Action
 from .components import rule_set
 from .game import Game
+from .loop import Chooser, Unfinished, play_game
 
 #: A random game that has not ended after this many actions is reported as an error.
 MAX_ACTIONS = 100_000
@@ -73,6 +75,23 @@ class GameResult:
         return asdict(self)
 
 
+def uniform_chooser(rng: random.Random) -> Chooser:
+    """Picks uniformly among the legal actions; stops the game when there are none."""
+    choice = rng.choice
+
+    def choose(game: Game) -> Action:
+        legal = game.legal_actions()
+        if not legal:
+            raise Unfinished(f"no legal action in phase {game.phase.value}")
+        return choice(legal)
+
+    return choose
+
+
+def _count(played: list[int], game: Game, action: Action) -> None:
+    played[0] += 1
+
+
 def play_random(
     rules: str = "standard",
     players: int = 4,
@@ -92,22 +111,15 @@ def play_random(
         rng = random.Random(seed)
     game = Game.new(rules, players, seed=seed)
     game.undo_enabled = False  # undo snapshots are for people; playouts never take back
-    actions = 0
+    played = [0]  # actions applied so far, also when the engine fails mid-game
     error: str | None = None
-    choice = rng.choice
     try:
-        while not game.is_over:
-            if actions >= max_actions:
-                error = f"the game did not end after {max_actions} actions"
-                break
-            legal = game.legal_actions()
-            if not legal:
-                error = f"no legal action in phase {game.phase.value}"
-                break
-            game.apply(choice(legal))
-            actions += 1
+        play_game(game, uniform_chooser(rng), on_action=partial(_count, played),
+                  max_actions=max_actions)
+    except Unfinished as exc:
+        error = str(exc)
     except Exception as exc:  # an engine bug: report it, keep simulating
-        error = f"{type(exc).__name__} after {actions} actions: {exc}"
+        error = f"{type(exc).__name__} after {played[0]} actions: {exc}"
     if keep is not None:
         keep(game)
     return GameResult(
@@ -119,7 +131,7 @@ def play_random(
         tiles_placed=game.tiles_placed,
         tiles_discarded=game.tiles_discarded,
         scoring_rounds=game.scoring_rounds,
-        actions=actions,
+        actions=played[0],
         error=error,
     )
 

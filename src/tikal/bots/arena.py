@@ -22,10 +22,13 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
 
-from .bots import BOT_NAMES, PRESETS, PlanningBot, make_bot
-from .bots.mcts import MCTSBot
-from .errors import IllegalAction
-from .game import Game
+from ..actions import Action
+from ..errors import IllegalAction
+from ..game import Game
+from ..loop import play_game
+from . import BOT_NAMES, PRESETS, Bot, make_bot
+from .greedy import PlanningBot
+from .mcts import MCTSBot
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -96,7 +99,7 @@ class BotSpec:
         """Whether the budget matters (search bots)."""
         return self.name in SEARCH_BOTS
 
-    def build(self, seed: int) -> Any:
+    def build(self, seed: int) -> Bot:
         if self.budget.empty or not self.searches:
             return make_bot(self.name, seed=seed)
         return make_bot(
@@ -180,58 +183,76 @@ class GameResult:
     record: dict[str, Any] | None = None
 
 
-def play_game(task: GameTask) -> GameResult:
+class _Seats:
+    """The bots of one game, each seat's thinking time and decisions, and the actions played."""
+
+    def __init__(self, task: GameTask) -> None:
+        self.bots = [spec.build(task.bot_seed * 16 + s) for s, spec in enumerate(task.seats)]
+        self.thinking = [0.0] * task.players
+        self.decisions = [0] * task.players
+        self.actions = 0
+
+    def choose(self, game: Game) -> Action:
+        """The acting seat's bot chooses from its own view [HIDDEN-1], timed."""
+        p = game.current_player
+        t0 = time.perf_counter()
+        action = self.bots[p].choose(game.view(p))
+        self.thinking[p] += time.perf_counter() - t0
+        self.decisions[p] += 1
+        return action
+
+    def applied(self, game: Game, action: Action) -> None:
+        self.actions += 1
+
+
+def play_task(task: GameTask) -> GameResult:
     """Play one game; never raises for a bot's misbehaviour (reported in ``error``)."""
     start = time.perf_counter()
     game = Game.new(task.rules, task.players, seed=task.seed)
-    bots = [spec.build(task.bot_seed * 16 + s) for s, spec in enumerate(task.seats)]
-    thinking = [0.0] * task.players
-    decisions = [0] * task.players
+    seats = _Seats(task)
     error = None
-    actions = 0
     try:
-        while not game.is_over:
-            if actions >= MAX_ACTIONS:
-                raise RuntimeError(f"no end after {MAX_ACTIONS} actions")
-            p = game.current
-            t0 = time.perf_counter()
-            action = bots[p].choose(game.view(p))
-            thinking[p] += time.perf_counter() - t0
-            decisions[p] += 1
-            game.apply(action)
-            actions += 1
+        play_game(game, seats.choose, on_action=seats.applied, max_actions=MAX_ACTIONS)
     except IllegalAction as exc:
-        error = f"seat {game.current} ({task.seats[game.current].label}) played illegally: {exc}"
+        who = game.current_player
+        error = f"seat {who} ({task.seats[who].label}) played illegally: {exc}"
     except Exception as exc:  # a crashing bot must not take the arena down
-        error = f"seat {game.current} ({task.seats[game.current].label}): {exc!r}"
-    scores = list(game.scores)
-    winners = game.winners if game.is_over else []
-    seats = []
-    for s, spec in enumerate(task.seats):
-        others = [scores[o] for o in range(task.players) if o != s]
-        stats = SeatStats(
-            spec.label,
-            scores[s],
-            1.0 / len(winners) if s in winners else 0.0,
-            scores[s] - max(others),
-            decisions[s],
-            thinking[s],
-        )
-        bot = bots[s]
-        if isinstance(bot, PlanningBot):
-            stats.turns = len(bot.turn_times)
-            stats.max_turn = max(bot.turn_times, default=0.0)
-        if isinstance(bot, MCTSBot):
-            stats.simulations = bot.simulations
-            stats.search_seconds = bot.search_seconds
-        seats.append(stats)
+        who = game.current_player
+        error = f"seat {who} ({task.seats[who].label}): {exc!r}"
     record = None
     if task.keep_record:
         record = game.record()
         record["bots"] = [spec.label for spec in task.seats]
     return GameResult(
-        task.index, task.seed, seats, actions, time.perf_counter() - start, error, record
+        task.index, task.seed, _seat_stats(task, game, seats), seats.actions,
+        time.perf_counter() - start, error, record,
     )
+
+
+def _seat_stats(task: GameTask, game: Game, seats: _Seats) -> list[SeatStats]:
+    """Score, win share, margin and thinking figures of every seat."""
+    scores = list(game.scores)
+    winners = game.winners if game.is_over else []
+    stats = []
+    for s, spec in enumerate(task.seats):
+        others = [scores[o] for o in range(task.players) if o != s]
+        seat = SeatStats(
+            spec.label,
+            scores[s],
+            1.0 / len(winners) if s in winners else 0.0,
+            scores[s] - max(others),
+            seats.decisions[s],
+            seats.thinking[s],
+        )
+        bot = seats.bots[s]
+        if isinstance(bot, PlanningBot):
+            seat.turns = len(bot.turn_times)
+            seat.max_turn = max(bot.turn_times, default=0.0)
+        if isinstance(bot, MCTSBot):
+            seat.simulations = bot.simulations
+            seat.search_seconds = bot.search_seconds
+        stats.append(seat)
+    return stats
 
 
 # ---------------------------------------------------------------- executors
@@ -403,7 +424,7 @@ def run_arena(
     if records is not None:
         records.mkdir(parents=True, exist_ok=True)
     results = []
-    for result in executor.map_unordered(play_game, tasks):
+    for result in executor.map_unordered(play_task, tasks):
         if records is not None and result.record is not None:
             path = records / f"game-{result.index:04d}.json"
             path.write_text(json.dumps(result.record, indent=1), encoding="utf-8")

@@ -21,16 +21,14 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from . import hexes
-from .actions import Action, Move, token_name
-from .bots import Bot, make_bot
-from .components import TEMPLE, TREASURE, VOLCANO
-from .errors import IllegalAction
-from .game import GUARDING, OUT, SUPPLY, Game, Phase
+from .. import hexes
+from ..actions import Action, Move, token_name
+from ..bots import Bot, make_bot
+from ..components import TEMPLE, TREASURE, VOLCANO
+from ..errors import IllegalAction
+from ..game import GUARDING, OUT, SUPPLY, Game, Phase
+from ..seats import seat_look
 from .textboard import LEGEND, board_text
-
-COLOURS = ("red", "blue", "green", "yellow")
-COLOUR_NAMES = ("Red", "Blue", "Green", "Yellow")
 
 HELP = """\
 Type the number of an action from the list, or the action itself in notation:
@@ -166,7 +164,8 @@ class TerminalGame:
 
     def who(self, p: int) -> Text:
         name = "You" if p == self.seat else f"{self.bot_names[p]}"
-        return Text(f"{COLOUR_NAMES[p]} (seat {p}, {name})", style=f"bold {COLOURS[p]}")
+        look = seat_look(p)
+        return Text(f"{look.name} (seat {p}, {name})", style=f"bold {look.terminal}")
 
     # ------------------------------------------------------------ main loop
 
@@ -273,7 +272,7 @@ class TerminalGame:
         done = game.history[before]
         chance = [str(a) for a in game.history[before + 1 :]]
         extra = f"  ({' '.join(chance)})" if chance else ""
-        self.say(Text(f"  You: {done}{extra}", style=f"bold {COLOURS[self.seat]}"))
+        self.say(Text(f"  You: {done}{extra}", style=f"bold {seat_look(self.seat).terminal}"))
         self._report_scoring(before)
         if game.current == self.seat and not game.is_over:
             self.say(self.status_line(game.view(self.seat).state))
@@ -320,7 +319,7 @@ class TerminalGame:
         self.say(self.status_line(view))
 
     def figures_text(self, g: Game, cell: int) -> Text:
-        """Figures per colour, e.g. ``R:L2 B:1`` (red leader and 2 workers, 1 blue worker)."""
+        """Figures per seat, e.g. ``B:L2 R:1`` (Blue's leader and 2 workers, 1 Red worker)."""
         text = Text()
         for q in range(g.players):
             w = g.workers[q].get(cell, 0)
@@ -328,13 +327,15 @@ class TerminalGame:
             if w or lead:
                 if text.plain:
                     text.append(" ")
-                code = f"{COLOUR_NAMES[q][0]}:" + ("L" if lead else "") + (f"{w}" if w else "")
-                text.append(code, style=COLOURS[q])
+                look = seat_look(q)
+                code = f"{look.initial}:" + ("L" if lead else "") + (f"{w}" if w else "")
+                text.append(code, style=look.terminal)
         return text
 
     def tile_table(self, g: Game) -> Table:
+        first = seat_look(0)
         table = Table(title="Tiles (stones per edge N NE SE S SW NW; exits: neighbour:AP; "
-                      "figures R:L2 = red leader + 2 workers)")
+                      f"figures {first.initial}:L2 = {first.name}'s leader + 2 workers)")
         for name in ("Space", "Tile", "Value / tokens", "Stones", "Exits", "Camp/guard",
                      "Figures"):
             table.add_column(name)
@@ -352,11 +353,12 @@ class TerminalGame:
             exits = " ".join(f"{hexes.label(e.dst)}:{e.cost}" for e in g.exits.get(cell, ()))
             extra = Text()
             if cell in g.camps:
-                extra.append(f"camp {COLOUR_NAMES[g.camps[cell]]}", style=COLOURS[g.camps[cell]])
+                camp = seat_look(g.camps[cell])
+                extra.append(f"camp {camp.name}", style=camp.terminal)
             if cell in g.guards:
                 owner, leader = g.guards[cell]
-                extra.append(f"guard {COLOUR_NAMES[owner]} {'L' if leader else 'W'}",
-                             style=COLOURS[owner])
+                guard = seat_look(owner)
+                extra.append(f"guard {guard.name} {'L' if leader else 'W'}", style=guard.terminal)
             table.add_row(hexes.label(cell), kind, value, stones, exits, extra,
                           self.figures_text(g, cell))
         return table

@@ -7,10 +7,12 @@ from typing import Annotated
 
 import typer
 
-from ..cli import app
+
+def register(app: typer.Typer) -> None:
+    """Add ``serve`` to ``app``; FastAPI and uvicorn load only when the command runs."""
+    app.command()(serve)
 
 
-@app.command()
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,

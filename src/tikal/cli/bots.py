@@ -1,7 +1,7 @@
-"""Bot commands: ``tikal arena`` (bots against bots) and ``tikal play`` (you against bots).
+"""Bot commands: ``tikal arena`` (bots against bots) and ``tikal strength`` (runs over time).
 
-Only input and output live here; the work is done by :mod:`tikal.arena` and
-:mod:`tikal.play`.
+Only input and output live here; the work is done by :mod:`tikal.bots.arena` and
+:mod:`tikal.bots.strength`.
 """
 
 from __future__ import annotations
@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
-from rich.console import Console
 from rich.markup import escape
 from rich.progress import (
     BarColumn,
@@ -25,7 +24,8 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from ..arena import (
+from ..bots import BOT_NAMES
+from ..bots.arena import (
     ArenaResult,
     GameResult,
     make_executor,
@@ -34,11 +34,7 @@ from ..arena import (
     run_arena,
     save_plot,
 )
-from ..bots import BOT_NAMES
-from ..cli import app
-from ..components import RULE_SET_NAMES, rule_set
-from ..play import TerminalGame
-from ..strength import (
+from ..bots.strength import (
     HistoryEntry,
     HistoryError,
     append_entry,
@@ -46,6 +42,7 @@ from ..strength import (
     read_history,
     save_strength_plot,
 )
+from .common import check_players, fail, wide_console
 
 BOTS_HELP = (
     f"Comma-separated bots, one per seat ({', '.join(BOT_NAMES)}); a short list is filled "
@@ -58,17 +55,10 @@ BUDGET_HELP = (
 )
 
 
-def _fail(message: str) -> typer.Exit:
-    Console(stderr=True, highlight=False).print(f"[bold red]error:[/] {escape(message)}")
-    return typer.Exit(1)
-
-
-def _check_players(rules: str, players: int) -> None:
-    if rules not in RULE_SET_NAMES:
-        raise _fail(f"unknown rule set {rules!r}; choose one of {', '.join(RULE_SET_NAMES)}")
-    counts = rule_set(rules).player_counts
-    if players not in counts:
-        raise _fail(f"the {rules} rule set is for {', '.join(map(str, counts))} players")
+def register(app: typer.Typer) -> None:
+    """Add ``arena`` and ``strength`` to ``app``."""
+    app.command()(arena)
+    app.command()(strength)
 
 
 def results_table(result: ArenaResult) -> Table:
@@ -101,7 +91,6 @@ def results_table(result: ArenaResult) -> Table:
     return table
 
 
-@app.command()
 def arena(
     rules: Annotated[str, typer.Option(help="Rule set: standard, auction, demo.")] = "standard",
     players: Annotated[int, typer.Option(help="Number of players (seats).")] = 2,
@@ -127,16 +116,14 @@ def arena(
     ] = "",
 ) -> None:
     """Bots against bots: seats rotate, results per bot with 95% confidence intervals."""
-    _check_players(rules, players)
+    check_players(rules, players)
     if games < 1:
-        raise _fail("--games must be at least 1")
+        raise fail("--games must be at least 1")
     try:
         lineup = parse_bots(bots, players, parse_budget(budget))
     except ValueError as exc:
-        raise _fail(str(exc)) from None
-    console = Console(highlight=False)
-    if not console.is_terminal:
-        console = Console(highlight=False, width=150)
+        raise fail(str(exc)) from None
+    console = wide_console()
     labels = sorted({spec.label for spec in lineup})
     wins = dict.fromkeys(labels, 0.0)
     played = [0]
@@ -185,38 +172,6 @@ def arena(
         raise typer.Exit(2)
 
 
-@app.command()
-def play(
-    rules: Annotated[str, typer.Option(help="Rule set: standard, auction, demo.")] = "standard",
-    players: Annotated[int, typer.Option(help="Number of players, you included.")] = 2,
-    bots: Annotated[
-        str, typer.Option(help=f"Opponents, comma-separated ({', '.join(BOT_NAMES)}).")
-    ] = "greedy",
-    seat: Annotated[int, typer.Option(help="Your seat (0 starts).")] = 0,
-    seed: Annotated[int, typer.Option(help="Seed of the deal.")] = 0,
-    record: Annotated[
-        Path | None, typer.Option(help="Where to save the game record (JSON).")
-    ] = None,
-    think: Annotated[
-        float | None, typer.Option(help="Seconds per turn for mcts/hard opponents.")
-    ] = None,
-) -> None:
-    """Play against bots in the terminal ('help' during the game lists the commands)."""
-    _check_players(rules, players)
-    names = [b.strip().lower() for b in bots.split(",") if b.strip()]
-    unknown = [b for b in names if b not in BOT_NAMES]
-    if unknown:
-        raise _fail(f"unknown bot {unknown[0]!r}; choose from {', '.join(BOT_NAMES)}")
-    try:
-        game = TerminalGame(
-            rules, players, names, seat, seed, record_path=record, bot_seconds=think
-        )
-    except ValueError as exc:
-        raise _fail(str(exc)) from None
-    game.run()
-
-
-@app.command()
 def strength(
     history: Annotated[Path, typer.Argument(help="The strength history (JSON lines).")],
     add: Annotated[
@@ -235,22 +190,20 @@ def strength(
             when = datetime.fromtimestamp(path.stat().st_mtime, UTC).isoformat(timespec="seconds")
             append_entry(history, entry_from_results(data, tag or path.stem, when))
         except (OSError, json.JSONDecodeError, HistoryError) as exc:
-            raise _fail(f"{path}: {exc}") from None
+            raise fail(f"{path}: {exc}") from None
     try:
         entries = read_history(history)
     except OSError as exc:
-        raise _fail(f"cannot read {history}: {exc.strerror}") from None
+        raise fail(f"cannot read {history}: {exc.strerror}") from None
     except HistoryError as exc:
-        raise _fail(str(exc)) from None
-    console = Console(highlight=False)
-    if not console.is_terminal:
-        console = Console(highlight=False, width=150)
+        raise fail(str(exc)) from None
+    console = wide_console()
     console.print(history_table(entries))
     if plot is not None:
         try:
             save_strength_plot(entries, plot)
         except HistoryError as exc:
-            raise _fail(str(exc)) from None
+            raise fail(str(exc)) from None
         console.print(f"Plot saved to {plot}")
 
 

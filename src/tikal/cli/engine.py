@@ -14,7 +14,6 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.markup import escape
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -27,38 +26,22 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from ..cli import app
-from ..components import RULE_SET_NAMES, rule_set
 from ..errors import RecordError
 from ..game import Game
-from ..simulate import GameResult, default_players, simulate, summarize
-
-RULES_HELP = f"Rule set: {', '.join(RULE_SET_NAMES)}."
-
-
-def _console(stderr: bool = False) -> Console:
-    return Console(stderr=stderr, highlight=False)
+from ..simulate import GameResult, simulate, summarize
+from .common import RULES_HELP, check_players, console, fail
 
 
-def _fail(message: str) -> typer.Exit:
-    _console(stderr=True).print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
-    return typer.Exit(1)
-
-
-def _check_rules(rules: str, players: int | None) -> int:
-    if rules not in RULE_SET_NAMES:
-        raise _fail(f"unknown rule set {rules!r}; choose one of {', '.join(RULE_SET_NAMES)}")
-    counts = rule_set(rules).player_counts
-    n = default_players(rules) if players is None else players
-    if n not in counts:
-        raise _fail(f"the {rules} rule set is for {', '.join(map(str, counts))} players, not {n}")
-    return n
+def register(app: typer.Typer) -> None:
+    """Add ``simulate``, ``replay`` and ``bench`` to ``app``."""
+    app.command("simulate")(simulate_command)
+    app.command("replay")(replay_command)
+    app.command("bench")(bench_command)
 
 
 # ------------------------------------------------------------------ simulate
 
 
-@app.command("simulate")
 def simulate_command(
     rules: Annotated[str, typer.Option("--rules", "-r", help=RULES_HELP)] = "standard",
     players: Annotated[
@@ -75,7 +58,7 @@ def simulate_command(
     ] = None,
 ) -> None:
     """Play random games (uniform among the legal actions) and summarize them."""
-    n = _check_rules(rules, players)
+    n = check_players(rules, players)
     keep = None
     if records is not None:
         records.mkdir(parents=True, exist_ok=True)
@@ -91,10 +74,10 @@ def simulate_command(
         if summary.errors:
             raise typer.Exit(1)
         return
-    console = _console()
-    summary = summarize(_with_progress(results, games, f"{rules}, {n} players", console), rules, n)
+    out = console()
+    summary = summarize(_with_progress(results, games, f"{rules}, {n} players", out), rules, n)
     elapsed = time.perf_counter() - start
-    console.print(_summary_table(summary.to_json(), seed, elapsed))
+    out.print(_summary_table(summary.to_json(), seed, elapsed))
     if summary.errors:
         raise typer.Exit(1)
 
@@ -109,20 +92,20 @@ def _emit(result: GameResult) -> GameResult:
     return result
 
 
-def _progress(console: Console, counts: bool = True) -> Progress:
+def _progress(shown_on: Console, counts: bool = True) -> Progress:
     return Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),
         MofNCompleteColumn() if counts else TaskProgressColumn(),
         TimeElapsedColumn(),
         TimeRemainingColumn(),
-        console=console,
+        console=shown_on,
         transient=False,
     )
 
 
-def _with_progress(results: Any, total: int, label: str, console: Console) -> Any:
-    with _progress(console) as progress:
+def _with_progress(results: Any, total: int, label: str, shown_on: Console) -> Any:
+    with _progress(shown_on) as progress:
         task = progress.add_task(label, total=total)
         for result in results:
             progress.advance(task)
@@ -157,7 +140,6 @@ def _summary_table(summary: dict[str, Any], seed: int, seconds: float) -> Table:
 # ------------------------------------------------------------------ replay
 
 
-@app.command("replay")
 def replay_command(
     file: Annotated[Path, typer.Argument(help="A tikal-record JSON file (see docs/records.md).")],
     json_out: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
@@ -166,9 +148,9 @@ def replay_command(
     try:
         record = json.loads(file.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise _fail(f"cannot read {file}: {exc.strerror or exc}") from None
+        raise fail(f"cannot read {file}: {exc.strerror or exc}") from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise _fail(f"{file} is not JSON: {exc}") from None
+        raise fail(f"{file} is not JSON: {exc}") from None
     try:
         game = Game.from_record(record)
     except RecordError as exc:
@@ -180,7 +162,7 @@ def replay_command(
                               "reason": exc.reason, "rule": exc.rule}))
             raise typer.Exit(1) from None
         shown = f" ({entry!r})" if entry is not None else ""
-        raise _fail(f"bad record at {where}{shown}:{rule} {exc.reason}") from None
+        raise fail(f"bad record at {where}{shown}:{rule} {exc.reason}") from None
     result = {
         "ok": True,
         "rules": game.rules.name,
@@ -195,7 +177,7 @@ def replay_command(
     if json_out:
         print(json.dumps(result))
         return
-    _console().print(_scores_table(game, file.name))
+    console().print(_scores_table(game, file.name))
 
 
 def _entry(record: Any, index: int) -> str | None:
@@ -237,7 +219,6 @@ def _scores_table(game: Game, name: str) -> Table:
 # ------------------------------------------------------------------ bench
 
 
-@app.command("bench")
 def bench_command(
     json_out: Annotated[bool, typer.Option("--json", help="Print one JSON object.")] = False,
     seconds: Annotated[
@@ -248,7 +229,7 @@ def bench_command(
     """Measure random-play speed: steps/s, playouts/s per rule set, clone() time."""
     from ..bench import TASKS, run_bench
 
-    status = _console(stderr=True)
+    status = console(stderr=True)
     with _progress(status, counts=False) as progress:
         ids: dict[str, TaskID] = {t: progress.add_task(t, total=1000) for t in TASKS}
 
@@ -261,7 +242,7 @@ def bench_command(
     if json_out:
         print(json.dumps(figures))
         return
-    _console().print(_bench_table(figures))
+    console().print(_bench_table(figures))
 
 
 def _bench_table(figures: dict[str, Any]) -> Table:

@@ -4,10 +4,10 @@ Each space is a box of ``BOX`` x 3 characters laid out like the printed board
 (flat-topped hexes: columns of spaces, every other column half a space
 lower).  A box shows the space's name and what lies there (``T5`` temple of
 level 5, ``$2`` treasure tile with 2 tokens, ``jg`` jungle, ``BC`` basecamp,
-``VV`` volcano), then the figures per colour (``R*2`` = red leader and two
-workers), camps (``cR``) and guards (``gR``).  Between two neighbouring tiles
-stands what it costs in AP to walk across their shared edge, so the map alone
-is enough to plan a walk [MOVE-1] [MOVE-2].
+``VV`` volcano), then the figures by the seat's initial (``B*2`` = Blue's leader and
+two workers), camps (``cB``) and guards (``gB``), with initials and colours from
+:mod:`tikal.seats`.  Between two neighbouring tiles stands what it costs in AP to walk
+across their shared edge, so the map alone is enough to plan a walk [MOVE-1] [MOVE-2].
 
 :func:`board_text` returns a :class:`rich.text.Text`; its plain text is the
 same map without colours (what tests and logs see).
@@ -19,25 +19,26 @@ from typing import Final
 
 from rich.text import Text
 
-from . import hexes
-from .components import JUNGLE, TEMPLE, TREASURE, VOLCANO
-from .game import Game
+from .. import hexes
+from ..components import JUNGLE, TEMPLE, TREASURE, VOLCANO
+from ..game import Game
+from ..seats import seat_look
 
 BOX: Final = 9  # characters per box line
 INNER: Final = BOX - 2  # a blank column on each side keeps edge costs apart from the text
 PITCH_X: Final = BOX + 1  # one column of gap for the diagonal edge costs
 PITCH_Y: Final = 4  # three lines of box and one line for the vertical edge cost
 
-INITIALS: Final = ("R", "B", "G", "Y")
-FIGURE_STYLES: Final = ("bold bright_red", "bold bright_blue", "bold bright_green",
-                        "bold bright_yellow")
 TILE_BACKGROUND: Final = "on grey19"
 KIND_CODES: Final = {JUNGLE: ("jg", "green"), VOLCANO: ("VV", "bold red"),
                      "basecamp": ("BC", "bold white")}
+_FIRST: Final = seat_look(0)
 LEGEND: Final = (
     "T5 temple of level 5 · $2 treasure tile with 2 tokens · jg jungle · BC basecamp · "
-    "VV volcano · R*2 red leader + 2 workers · cR red camp · gR red guard (* leader) · "
-    "digits between tiles: AP to cross that edge · 'open' = the next tile may go there"
+    f"VV volcano · {_FIRST.initial}*2 {_FIRST.name.lower()} leader + 2 workers · "
+    f"c{_FIRST.initial} {_FIRST.name.lower()} camp · g{_FIRST.initial} {_FIRST.name.lower()} "
+    "guard (* leader) · digits between tiles: AP to cross that edge · "
+    "'open' = the next tile may go there"
 )
 
 _Cell = tuple[str, str]  # one character and its style
@@ -115,17 +116,26 @@ def _entries(game: Game, space: int) -> list[tuple[str, str]]:
         workers = game.workers[q].get(space, 0)
         leader = game.leader[q] == space
         if workers or leader:
-            text = INITIALS[q] + ("*" if leader else "") + (str(workers) if workers else "")
-            entries.append((text, FIGURE_STYLES[q]))
+            text = _initial(q) + ("*" if leader else "") + (str(workers) if workers else "")
+            entries.append((text, _figure_style(q)))
     owner = game.camps.get(space)
     if owner is not None:
-        entries.append((f"c{INITIALS[owner]}", FIGURE_STYLES[owner]))
+        entries.append((f"c{_initial(owner)}", _figure_style(owner)))
     guard = game.guards.get(space)
     if guard is not None:
         guard_owner, is_leader = guard
-        entries.append((f"g{INITIALS[guard_owner]}" + ("*" if is_leader else ""),
-                        FIGURE_STYLES[guard_owner]))
+        entries.append((f"g{_initial(guard_owner)}" + ("*" if is_leader else ""),
+                        _figure_style(guard_owner)))
     return entries
+
+
+def _initial(seat: int) -> str:
+    return seat_look(seat).initial
+
+
+def _figure_style(seat: int) -> str:
+    """The seat's terminal colour, bold so it stands out on the tile background."""
+    return f"bold {seat_look(seat).terminal}"
 
 
 def _pack(entries: list[tuple[str, str]]) -> tuple[list[_Cell], list[_Cell]]:

@@ -1,0 +1,40 @@
+"""What every command module shares: consoles, error exits and the rule-set check."""
+
+from __future__ import annotations
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+
+from ..components import RULE_SET_NAMES, rule_set
+from ..simulate import default_players
+
+RULES_HELP = f"Rule set: {', '.join(RULE_SET_NAMES)}."
+
+
+def console(stderr: bool = False) -> Console:
+    """A console without rich's number highlighting (figures keep one colour)."""
+    return Console(stderr=stderr, highlight=False)
+
+
+def wide_console() -> Console:
+    """Tables of many columns stay readable when the output is a file or a pipe."""
+    shown = console()
+    return shown if shown.is_terminal else Console(highlight=False, width=150)
+
+
+def fail(message: str) -> typer.Exit:
+    """Print ``message`` as an error on stderr; raise the returned exit (code 1)."""
+    console(stderr=True).print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
+    return typer.Exit(1)
+
+
+def check_players(rules: str, players: int | None) -> int:
+    """The player count to use (``None``: the most the rule set allows); exits if invalid."""
+    if rules not in RULE_SET_NAMES:
+        raise fail(f"unknown rule set {rules!r}; choose one of {', '.join(RULE_SET_NAMES)}")
+    counts = rule_set(rules).player_counts
+    n = default_players(rules) if players is None else players
+    if n not in counts:
+        raise fail(f"the {rules} rule set is for {', '.join(map(str, counts))} players, not {n}")
+    return n
