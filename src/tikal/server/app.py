@@ -244,8 +244,10 @@ def render_rules() -> tuple[str, dict[str, str]]:
     """(HTML body, rule id -> plain text) with an anchor per rule id."""
     from markdown_it import MarkdownIt
 
-    text, _ = rules_markdown()
-    summaries = rule_summaries(text)
+    from ..rulebook import rule_texts, rulebook_text
+
+    text = rulebook_text()
+    summaries = rule_texts()
     html = MarkdownIt("commonmark", {"html": True}).enable("table").render(text)
     seen: set[str] = set(re.findall(r'id="([A-Z]+-\d+)"', html))
 

@@ -11,10 +11,8 @@ plus ``undo``, ``help [topic or rule id]``, ``board``, ``actions`` and
 from __future__ import annotations
 
 import json
-import re
 import sys
 from collections.abc import Callable
-from importlib import resources
 from pathlib import Path
 
 from rich.console import Console
@@ -27,6 +25,7 @@ from ..bots import Bot, make_bot
 from ..components import TEMPLE, TREASURE, VOLCANO
 from ..errors import IllegalAction
 from ..game import GUARDING, OUT, SUPPLY, Game, Phase
+from ..rulebook import rules_starting
 from ..seats import seat_look
 from .textboard import LEGEND, board_text
 
@@ -65,41 +64,12 @@ TOPICS = {
 }
 
 
-def _rulebook() -> str | None:
-    """The project's rulebook shipped with the package (``docs/rules.md``), if present."""
-    try:
-        return resources.files("tikal").joinpath("static", "rules.md").read_text(encoding="utf-8")
-    except (FileNotFoundError, OSError):
-        return None
-
-
 def rule_lines(prefix: str) -> list[str]:
     """The rulebook entries whose id starts with ``prefix`` (``MOVE-1`` or ``SCORE-``).
 
     An exact id gives that rule alone; a prefix gives the whole group.
     """
-    text = _rulebook()
-    if text is None:
-        return []
-    entries: list[tuple[str, list[str]]] = []
-    current: list[str] | None = None
-    for line in text.splitlines():
-        anchor = re.match(r'^<a id="([A-Z]+(?:-\d+)?)"></a>', line)
-        if anchor:
-            current = []
-            entries.append((anchor.group(1), current))
-        elif current is not None and line.strip() and not line.startswith("#"):
-            current.append(line.strip())
-        else:
-            current = None
-    found = []
-    for rule_id, lines in entries:
-        if rule_id == prefix or (prefix.endswith("-") and rule_id.startswith(prefix)):
-            body = " ".join(lines)
-            body = re.sub(r"\[([^\]]+)\]\(#[^)]*\)", r"\1", body)  # links -> their text
-            body = re.sub(rf"^\*\*{re.escape(rule_id)}\.\*\*\s*", "", body)
-            found.append(f"[{rule_id}] {body}")
-    return found
+    return [f"[{rule_id}] {text}" for rule_id, text in rules_starting(prefix)]
 
 
 def action_cost(game: Game, action: Action) -> int | None:
