@@ -29,8 +29,9 @@ from .actions import (
 )
 from .components import RULE_SET_NAMES, RuleSet, TileSpec, rule_set
 from .errors import IllegalAction, PositionError, RecordError
-from .game import Game, Phase, ScoreEvent
+from .game import Game
 from .hexes import label, parse_label
+from .state import Phase, ScoreEvent
 from .view import View
 
 __version__ = "0.1.0"

@@ -9,9 +9,11 @@ gives the notation and :func:`parse_action` reads it back; see
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import ClassVar, Final
+from collections.abc import Sequence
+from dataclasses import dataclass, fields
+from typing import Any, ClassVar, Final, NamedTuple, Self
 
+from .errors import NotationError
 from .hexes import label, parse_label
 
 TOKEN_LETTERS: Final = "abcdefgh"
@@ -24,7 +26,7 @@ def token_name(token_type: int) -> str:
 
 def parse_token(text: str) -> int:
     if len(text) != 1 or text.lower() not in TOKEN_LETTERS:
-        raise ValueError(f"{text!r} is not a treasure type (a-h)")
+        raise NotationError("notation.not_a_token", {"word": text})
     return TOKEN_LETTERS.index(text.lower())
 
 
@@ -32,14 +34,75 @@ def _figure(leader: bool) -> str:
     return "L" if leader else "W"
 
 
+#: Fields that hold a space (printed as its label) and a treasure type (printed as a letter).
+_CELL_FIELDS: Final = frozenset({"cell", "src", "dst"})
+_TOKEN_FIELDS: Final = frozenset({"give", "take", "token"})
+
+
 class Action:
-    """Base class of every action; subclasses are frozen dataclasses."""
+    """Base class of every action; subclasses are frozen dataclasses.
+
+    ``str(action)`` is the notation, ``repr(action)`` an expression that builds it again
+    (``Move.parse('move W A5 A4')``, like python-chess's ``Move.from_uci``), ``cells``
+    the spaces it touches (for highlighting).  What an action costs, whether it is legal
+    and how it reads are questions for the game: ``game.cost``, ``game.check``,
+    ``game.describe``.
+    """
 
     __slots__ = ()
     verb: ClassVar[str] = ""
+    #: Chance outcomes (a tile drawn, a token revealed) are logged but never played.
+    is_chance: ClassVar[bool] = False
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        """The spaces this action touches, in the order it names them."""
+        return ()
+
+    @classmethod
+    def parse(cls, text: str) -> Self:
+        """Read the notation; on a subclass, the text must be an action of that kind."""
+        action = parse_action(text)
+        if not isinstance(action, cls):
+            raise NotationError("notation.wrong_kind", {"text": text, "verb": cls.verb})
+        return action
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}.parse({str(self)!r})"
+
+    def to_json(self) -> dict[str, Any]:
+        """The verb and each field by name; spaces as labels, treasure types as letters."""
+        data: dict[str, Any] = {"verb": self.verb}
+        for f in fields(self):  # type: ignore[arg-type]
+            value = getattr(self, f.name)
+            if f.name in _CELL_FIELDS:
+                value = label(value)
+            elif f.name in _TOKEN_FIELDS:
+                value = token_name(value)
+            data[f.name] = value
+        return data
+
+    @staticmethod
+    def from_json(data: dict[str, Any]) -> Action:
+        """Inverse of :meth:`to_json`; raises :class:`NotationError` on anything else."""
+        kind = _BY_VERB.get(str(data.get("verb")))
+        if kind is None:
+            raise NotationError("notation.unknown_verb", {"word": data.get("verb"),
+                                                          "verbs": ", ".join(_ARITY)})
+        values: dict[str, Any] = {}
+        for f in fields(kind):  # type: ignore[arg-type]
+            if f.name not in data:
+                raise NotationError("notation.missing_field", {"verb": kind.verb, "field": f.name})
+            value = data[f.name]
+            if f.name in _CELL_FIELDS:
+                value = parse_label(str(value))
+            elif f.name in _TOKEN_FIELDS:
+                value = parse_token(str(value))
+            values[f.name] = value
+        return kind(**values)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class PlaceTile(Action):
     """Place the drawn (or picked) terrain tile on ``cell`` turned ``rotation`` sixth-turns."""
 
@@ -47,11 +110,15 @@ class PlaceTile(Action):
     rotation: int
     verb: ClassVar[str] = "tile"
 
+    @property
+    def cells(self) -> tuple[int, ...]:
+        return (self.cell,)
+
     def __str__(self) -> str:
         return f"tile {label(self.cell)} {self.rotation}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class PickTile(Action):
     """Auction: choose one tile of the display for this turn."""
 
@@ -62,7 +129,7 @@ class PickTile(Action):
         return f"pick {self.tile_id}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class PutFigure(Action):
     """Bring a figure from the supply onto the basecamp or an own camp."""
 
@@ -70,11 +137,15 @@ class PutFigure(Action):
     leader: bool
     verb: ClassVar[str] = "put"
 
+    @property
+    def cells(self) -> tuple[int, ...]:
+        return (self.cell,)
+
     def __str__(self) -> str:
         return f"put {_figure(self.leader)} {label(self.cell)}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Move(Action):
     """Walk one figure across the stones of a shared edge."""
 
@@ -83,11 +154,15 @@ class Move(Action):
     leader: bool
     verb: ClassVar[str] = "move"
 
+    @property
+    def cells(self) -> tuple[int, ...]:
+        return (self.src, self.dst)
+
     def __str__(self) -> str:
         return f"move {_figure(self.leader)} {label(self.src)} {label(self.dst)}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class SecretPath(Action):
     """Move one figure between the basecamp and own camps for 1 AP."""
 
@@ -96,29 +171,41 @@ class SecretPath(Action):
     leader: bool
     verb: ClassVar[str] = "path"
 
+    @property
+    def cells(self) -> tuple[int, ...]:
+        return (self.src, self.dst)
+
     def __str__(self) -> str:
         return f"path {_figure(self.leader)} {label(self.src)} {label(self.dst)}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Dig(Action):
     cell: int
     verb: ClassVar[str] = "dig"
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        return (self.cell,)
 
     def __str__(self) -> str:
         return f"dig {label(self.cell)}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class TakeTreasure(Action):
     cell: int
     verb: ClassVar[str] = "take"
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        return (self.cell,)
 
     def __str__(self) -> str:
         return f"take {label(self.cell)}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Swap(Action):
     """Give own single treasure ``give`` for seat ``other``'s single treasure ``take``."""
 
@@ -131,26 +218,34 @@ class Swap(Action):
         return f"swap {token_name(self.give)} {token_name(self.take)} {self.other}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class BuildCamp(Action):
     cell: int
     verb: ClassVar[str] = "camp"
+
+    @property
+    def cells(self) -> tuple[int, ...]:
+        return (self.cell,)
 
     def __str__(self) -> str:
         return f"camp {label(self.cell)}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class PlaceGuard(Action):
     cell: int
     leader: bool
     verb: ClassVar[str] = "guard"
 
+    @property
+    def cells(self) -> tuple[int, ...]:
+        return (self.cell,)
+
     def __str__(self) -> str:
         return f"guard {_figure(self.leader)} {label(self.cell)}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class EndTurn(Action):
     verb: ClassVar[str] = "end"
 
@@ -158,7 +253,7 @@ class EndTurn(Action):
         return "end"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Bid(Action):
     amount: int
     verb: ClassVar[str] = "bid"
@@ -167,7 +262,7 @@ class Bid(Action):
         return f"bid {self.amount}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Pass(Action):
     verb: ClassVar[str] = "pass"
 
@@ -175,23 +270,25 @@ class Pass(Action):
         return "pass"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Draw(Action):
     """Chance: the tile that came off the stack."""
 
     tile_id: str
     verb: ClassVar[str] = "*draw"
+    is_chance: ClassVar[bool] = True
 
     def __str__(self) -> str:
         return f"*draw {self.tile_id}"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, repr=False)
 class Reveal(Action):
     """Chance: the type of the treasure token just taken."""
 
     token: int
     verb: ClassVar[str] = "*token"
+    is_chance: ClassVar[bool] = True
 
     def __str__(self) -> str:
         return f"*token {token_name(self.token)}"
@@ -205,7 +302,7 @@ ChanceEvent = Draw | Reveal
 def _leader(word: str) -> bool:
     upper = word.upper()
     if upper not in ("W", "L"):
-        raise ValueError(f"{word!r} is not a figure: W (worker) or L (leader)")
+        raise NotationError("notation.not_a_figure", {"word": word})
     return upper == "L"
 
 
@@ -213,7 +310,7 @@ def _int(word: str, what: str) -> int:
     try:
         return int(word)
     except ValueError:
-        raise ValueError(f"{word!r} is not a number ({what})") from None
+        raise NotationError("notation.not_a_number", {"word": word, "what": what}) from None
 
 
 _ARITY: Final = {
@@ -226,13 +323,20 @@ def parse_action(text: str) -> Action:
     """Read one action (or chance event) in the notation of ``docs/notation.md``."""
     words = text.split()
     if not words:
-        raise ValueError("empty action")
+        raise NotationError("notation.empty")
     verb, args = words[0].lower(), words[1:]
     if verb not in _ARITY:
-        raise ValueError(f"unknown action {words[0]!r}; verbs are {', '.join(_ARITY)}")
+        raise NotationError("notation.unknown_verb", {"word": words[0], "verbs": ", ".join(_ARITY)})
     if len(args) != _ARITY[verb]:
-        raise ValueError(f"{verb!r} takes {_ARITY[verb]} argument(s), got {len(args)}: {text!r}")
-    return _build(verb, args)
+        raise NotationError(
+            "notation.arity", {"verb": verb, "arity": _ARITY[verb], "got": len(args), "text": text}
+        )
+    try:
+        return _build(verb, args)
+    except NotationError:
+        raise
+    except ValueError as exc:  # a space label that does not parse
+        raise NotationError("notation.not_a_space", {"error": str(exc)}) from None
 
 
 def _build(verb: str, args: list[str]) -> Action:
@@ -259,3 +363,37 @@ def _build(verb: str, args: list[str]) -> Action:
     if verb == "*token":
         return Reveal(parse_token(args[0]))
     return END_TURN if verb == "end" else PASS
+
+
+_BY_VERB: Final[dict[str, type[Action]]] = {
+    kind.verb: kind
+    for kind in (PlaceTile, PickTile, PutFigure, Move, SecretPath, Dig, TakeTreasure, Swap,
+                 BuildCamp, PlaceGuard, EndTurn, Bid, Pass, Draw, Reveal)
+}
+
+
+class LogStep(NamedTuple):
+    """One step of a game log: a played action and the chance outcomes it caused.
+
+    The first step of a log has ``action=None``: the draws that set the game up.
+    """
+
+    action: Action | None
+    chance: tuple[Action, ...]
+
+
+def log_steps(log: Sequence[Action]) -> list[LogStep]:
+    """Split a log (``game.history`` or a parsed record) into steps; the setup step first."""
+    steps: list[LogStep] = []
+    action: Action | None = None
+    chance: list[Action] = []
+    for entry in log:
+        if entry.is_chance:
+            chance.append(entry)
+            continue
+        if action is not None or not steps:
+            steps.append(LogStep(action, tuple(chance)))
+        action, chance = entry, []
+    if action is not None or not steps:
+        steps.append(LogStep(action, tuple(chance)))
+    return steps

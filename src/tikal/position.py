@@ -9,13 +9,15 @@ that a snapshot is complete and consistent and names the field when it is not.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, TypeVar
 
 from . import hexes
 from .actions import TOKEN_LETTERS, parse_action, parse_token, token_name
 from .components import TEMPLE, TREASURE, VOLCANO, rule_set
 from .errors import PositionError
-from .game import GUARDING, OUT, SUPPLY, Game, Phase, ScoreEvent
+from .state import LEADER_PLACES, GameState, Phase, ScoreEvent
+
+S = TypeVar("S", bound=GameState)
 
 FORMAT = "tikal-position"
 VERSION = 1
@@ -26,14 +28,14 @@ def _where(cell: int) -> str:
 
 
 def _leader_text(value: int) -> str:
-    return {SUPPLY: "supply", OUT: "out", GUARDING: "guard"}.get(value) or _where(value)
+    return LEADER_PLACES.get(value) or _where(value)
 
 
 def _tokens_text(tokens: tuple[int, ...] | list[int]) -> str:
     return "".join(token_name(t) for t in tokens)
 
 
-def _board_entry(game: Game, cell: int, public: bool) -> dict[str, Any]:
+def _board_entry(game: GameState, cell: int, public: bool) -> dict[str, Any]:
     tile = game.tiles[cell]
     spec = tile.spec
     entry: dict[str, Any] = {
@@ -54,7 +56,7 @@ def _board_entry(game: Game, cell: int, public: bool) -> dict[str, Any]:
     return entry
 
 
-def _player_entry(game: Game, p: int) -> dict[str, Any]:
+def _player_entry(game: GameState, p: int) -> dict[str, Any]:
     return {
         "leader": _leader_text(game.leader[p]),
         "workers": {_where(c): n for c, n in sorted(game.workers[p].items())},
@@ -66,7 +68,7 @@ def _player_entry(game: Game, p: int) -> dict[str, Any]:
     }
 
 
-def position_to_json(game: Game, public: bool = False) -> dict[str, Any]:
+def position_to_json(game: GameState, public: bool = False) -> dict[str, Any]:
     """A JSON-ready dict of the whole position (or only its public part)."""
     data: dict[str, Any] = {
         "format": FORMAT,
@@ -144,7 +146,7 @@ def _tile_ids(data: dict[str, Any], key: str, required: bool = True) -> list[str
     return list(ids)
 
 
-def _turn_counts(turn: dict[str, Any], key: str, game: Game) -> dict[int, int]:
+def _turn_counts(turn: dict[str, Any], key: str, game: GameState) -> dict[int, int]:
     """``turn.dug`` / ``turn.taken``: per space, 0..2 this turn [DIG-3][TREASURE-3]."""
     counts = {}
     for text, count in _opt(turn, key, dict, {}, "turn.").items():
@@ -154,7 +156,7 @@ def _turn_counts(turn: dict[str, Any], key: str, game: Game) -> dict[int, int]:
     return counts
 
 
-def _cell(text: Any, field: str, game: Game) -> int:
+def _cell(text: Any, field: str, game: GameState) -> int:
     if not isinstance(text, str):
         raise PositionError(field, f"expected a space name, got {text!r}")
     try:
@@ -166,7 +168,7 @@ def _cell(text: Any, field: str, game: Game) -> int:
     return cell
 
 
-def _tokens(text: Any, field: str, game: Game) -> list[int]:
+def _tokens(text: Any, field: str, game: GameState) -> list[int]:
     if not isinstance(text, str):
         raise PositionError(field, f"expected treasure letters, got {text!r}")
     try:
@@ -186,8 +188,9 @@ def _seat(value: Any, field: str, players: int, optional: bool = False) -> Any:
     return value
 
 
-def position_from_json(data: Any) -> Game:
-    """Build a game from a snapshot; raises :class:`PositionError` naming the bad field."""
+def position_from_json(data: Any, cls: type[S]) -> S:
+    """Build a game of class ``cls`` from a snapshot; raises :class:`PositionError` naming
+    the bad field."""
     if not isinstance(data, dict):
         raise PositionError("position", "expected a JSON object")
     if data.get("format") != FORMAT:
@@ -204,7 +207,7 @@ def position_from_json(data: Any) -> Game:
     if set(options) - set(rs.default_options):
         raise PositionError("options", f"unknown option(s) for {name}")
     seed = data.get("seed")
-    game = Game._empty(rs, players, options, seed if isinstance(seed, int) else None)
+    game = cls.empty(rs, players, options, seed if isinstance(seed, int) else None)
     game.tiles.clear()
     game.exits.clear()
     game.frontier.clear()
@@ -217,7 +220,7 @@ def position_from_json(data: Any) -> Game:
     return game
 
 
-def _read_board(game: Game, board: list[Any]) -> None:
+def _read_board(game: GameState, board: list[Any]) -> None:
     rs = game.rules
     for i, entry in enumerate(board):
         where = f"board[{i}]."
@@ -233,7 +236,7 @@ def _read_board(game: Game, board: list[Any]) -> None:
         rotation = _get(entry, "rotation", int, where)
         if not 0 <= rotation <= 5:
             raise PositionError(where + "rotation", "must be 0-5")
-        game._put_tile(cell, spec, rotation)
+        game.set_tile(cell, spec, rotation)
         if spec.kind == TEMPLE and "level" in entry:
             level = _get(entry, "level", int, where)
             if not spec.value <= level <= 10:
@@ -250,11 +253,11 @@ def _read_board(game: Game, board: list[Any]) -> None:
     for cell, spec in rs.preprinted:
         if game.tiles.get(cell, None) is None or game.tiles[cell].spec != spec:
             raise PositionError("board", f"the pre-printed {spec.kind} must stay on {_where(cell)}")
-    # frontier excludes placed cells (``_put_tile`` may have added some before they were placed)
+    # frontier excludes placed cells (``set_tile`` may have added some before they were placed)
     game.frontier.difference_update(game.tiles)
 
 
-def _read_figures(game: Game, figures: list[Any]) -> None:
+def _read_figures(game: GameState, figures: list[Any]) -> None:
     if len(figures) != game.players:
         raise PositionError("figures", f"expected {game.players} entries")
     for p, entry in enumerate(figures):
@@ -262,7 +265,7 @@ def _read_figures(game: Game, figures: list[Any]) -> None:
         if not isinstance(entry, dict):
             raise PositionError(f"figures[{p}]", "expected an object")
         leader = _get(entry, "leader", str, where)
-        lookup = {"supply": SUPPLY, "out": OUT, "guard": GUARDING}
+        lookup = {name: place for place, name in LEADER_PLACES.items()}
         if leader in lookup:
             game.leader[p] = lookup[leader]
         else:
@@ -289,7 +292,7 @@ def _read_figures(game: Game, figures: list[Any]) -> None:
         game.bids_paid[p] = _opt(entry, "bids_paid", int, 0, where)
 
 
-def _read_supplies(game: Game, data: dict[str, Any]) -> None:
+def _read_supplies(game: GameState, data: dict[str, Any]) -> None:
     levels = _get(data, "level_supply", dict)
     game.level_supply = [0] * 11
     for key, count in levels.items():
@@ -313,7 +316,7 @@ def _read_supplies(game: Game, data: dict[str, Any]) -> None:
     game.markers = list(markers)
 
 
-def _read_flow(game: Game, data: dict[str, Any]) -> None:
+def _read_flow(game: GameState, data: dict[str, Any]) -> None:
     try:
         game.phase = Phase(_get(data, "phase", str))
     except ValueError:
@@ -359,10 +362,10 @@ def _read_flow(game: Game, data: dict[str, Any]) -> None:
             isinstance(v, int) for v in event.values()
         ):
             raise PositionError(f"score_events[{i}]", f"expected {', '.join(ScoreEvent._fields)}")
-        game.score_events.append(ScoreEvent(**event))
+        game.score_events.append(ScoreEvent.from_json(event))
 
 
-def _check_conservation(game: Game, data: dict[str, Any]) -> None:
+def _check_conservation(game: GameState, data: dict[str, Any]) -> None:
     """Every tile, figure, token and temple level is somewhere exactly once."""
     rs = game.rules
     places = [t.spec.tile_id for c, t in game.tiles.items()]

@@ -1,25 +1,27 @@
 """Game records: every action and chance outcome, in order (python-chess's PGN is the model).
 
 A record replays without trusting the random generator: each chance entry
-(``*draw B.2``, ``*token c``) is forced on the replayed game, so the record alone
-decides what was drawn.  Replaying checks every entry and names the first bad
-one by index.
+(``*draw B.2``, ``*token c``) is handed to the game as the outcome its action must
+produce (``apply(action, chance=...)``), so the record alone decides what was drawn.
+Replaying checks every entry and names the first bad one by index.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeVar
 
-from .actions import Action, Draw, Reveal, parse_action
+from .actions import Action, LogStep, log_steps, parse_action
 from .components import rule_set
-from .errors import IllegalAction, RecordError
-from .game import Game
+from .errors import ChanceError, IllegalAction, RecordError
+from .state import GameState
 
 FORMAT = "tikal-record"
 VERSION = 1
 
+S = TypeVar("S", bound=GameState)
 
-def game_record(game: Game) -> dict[str, Any]:
+
+def game_record(game: GameState) -> dict[str, Any]:
     """The JSON-ready record of ``game`` from its setup to now."""
     return {
         "format": FORMAT,
@@ -29,7 +31,7 @@ def game_record(game: Game) -> dict[str, Any]:
         "players": game.players,
         "seed": game.seed,
         "log": [str(a) for a in game.history],
-        "scoring": [e._asdict() for e in game.score_events],
+        "scoring": [e.to_json() for e in game.score_events],
         "result": {
             "over": game.is_over,
             "scores": list(game.scores),
@@ -52,95 +54,58 @@ def _parse_log(log: Any) -> list[Action]:
     return actions
 
 
-def _chance_run(actions: list[Action], start: int) -> int:
-    """Index just past the chance entries beginning at ``start``."""
-    end = start
-    while end < len(actions) and isinstance(actions[end], (Draw, Reveal)):
-        end += 1
-    return end
-
-
-def _force(game: Game, chance: list[Action]) -> None:
-    game._forced_draws = [a.tile_id for a in chance if isinstance(a, Draw)]
-    game._forced_tokens = [a.token for a in chance if isinstance(a, Reveal)]
-
-
-def _check_chance(game: Game, actions: list[Action], start: int, end: int) -> None:
-    produced = game.history[start:]
-    expected = actions[start:end]
-    if produced != expected or game._forced_draws or game._forced_tokens:
-        got = " ".join(map(str, produced)) or "nothing"
-        want = " ".join(map(str, expected)) or "nothing"
-        same = 0  # the first entry that differs is the one at fault
-        while same < min(len(produced), len(expected)) and produced[same] == expected[same]:
-            same += 1
-        raise RecordError(
-            start + same, f"the game produced {got!r} where the record says {want!r}"
-        )
-
-
-def _unforceable(game: Game, actions: list[Action], start: int, end: int) -> int:
-    """Index of the chance entry the game could not force: the last one it took."""
-    draws = [k for k in range(start, end) if isinstance(actions[k], Draw)]
-    tokens = [k for k in range(start, end) if isinstance(actions[k], Reveal)]
-    taken = draws[: len(draws) - len(game._forced_draws)]
-    taken += tokens[: len(tokens) - len(game._forced_tokens)]
-    return max(taken, default=start)
-
-
-def _new_game(record: dict[str, Any]) -> Game:
+def _new_game(record: dict[str, Any], cls: type[S]) -> S:
     try:
-        rs = rule_set(str(record.get("rules", "")))
         players = record.get("players")
         options = record.get("options", {})
         seed = record.get("seed")
-        if players not in rs.player_counts or not isinstance(options, dict):
-            raise ValueError(f"players must be one of {rs.player_counts}")
-        if set(options) - set(rs.default_options):
-            raise ValueError(f"unknown options {sorted(set(options) - set(rs.default_options))}")
+        if not isinstance(players, int) or not isinstance(options, dict):
+            counts = rule_set(str(record.get("rules", ""))).player_counts
+            raise ValueError(f"players must be one of {counts}")
         if seed is not None and not isinstance(seed, int):
             raise ValueError("seed must be an integer or null")
+        return cls.setup(str(record.get("rules", "")), players, seed, **options)
     except ValueError as exc:
         raise RecordError(-1, f"bad record header: {exc}") from None
-    return Game._setup(rs, int(players), {**rs.default_options, **options}, seed)
 
 
-def replay_record(record: Any) -> Game:
-    """Replay a record exactly; raises :class:`RecordError` at the first bad entry."""
+def replay_record(record: Any, cls: type[S]) -> S:
+    """Replay a record exactly as a game of class ``cls``; raises :class:`RecordError` at
+    the first bad entry."""
     if not isinstance(record, dict) or record.get("format") != FORMAT:
         raise RecordError(-1, f"not a {FORMAT} object")
     actions = _parse_log(record.get("log"))
-    game = _new_game(record)
-    first = _chance_run(actions, 0)
+    game = _new_game(record, cls)
+    steps = log_steps(actions)
     try:
-        _force(game, actions[:first])
-        game._start()
-    except ValueError as exc:
-        raise RecordError(_unforceable(game, actions, 0, first), str(exc)) from None
-    _check_chance(game, actions, 0, first)
-    i = first
-    while i < len(actions):
-        end = _chance_run(actions, i + 1)
-        before = len(game.history)
-        try:
-            _force(game, actions[i + 1 : end])
-            game.apply(actions[i])
-        except IllegalAction as exc:
-            raise RecordError(i, exc.message, exc.rule) from None
-        except ValueError as exc:
-            raise RecordError(_unforceable(game, actions, i + 1, end), str(exc)) from None
-        if before != i:
-            raise RecordError(i, "record and game history are out of step")
-        _check_chance(game, actions, i + 1, end)
-        i = end
+        game.start(chance=steps[0].chance)
+    except ChanceError as exc:
+        raise RecordError(exc.offset, exc.reason) from None
+    index = len(steps[0].chance)
+    for step in steps[1:]:
+        _replay_step(game, step, index)
+        index += 1 + len(step.chance)
     _check_outcome(game, record)
     return game
 
 
-def _check_outcome(game: Game, record: dict[str, Any]) -> None:
+def _replay_step(game: GameState, step: LogStep, index: int) -> None:
+    """Play the step whose action is record entry ``index``, forcing its chance entries."""
+    assert step.action is not None
+    if len(game.history) != index:
+        raise RecordError(index, "record and game history are out of step")
+    try:
+        game.apply(step.action, chance=step.chance)
+    except IllegalAction as exc:
+        raise RecordError(index, exc.message, exc.rule) from None
+    except ChanceError as exc:
+        raise RecordError(index + 1 + exc.offset, exc.reason) from None
+
+
+def _check_outcome(game: GameState, record: dict[str, Any]) -> None:
     n = len(game.history)
     scoring = record.get("scoring")
-    if scoring is not None and scoring != [e._asdict() for e in game.score_events]:
+    if scoring is not None and scoring != [e.to_json() for e in game.score_events]:
         raise RecordError(n, "the scoring events differ from the replayed game")
     result = record.get("result")
     if isinstance(result, dict) and "scores" in result and result["scores"] != game.scores:

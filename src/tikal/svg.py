@@ -28,7 +28,7 @@ from typing import Final, NamedTuple
 
 from . import hexes
 from .components import BASECAMP, JUNGLE, TEMPLE, TREASURE, VOLCANO, TileSpec, rule_set
-from .game import Game
+from .state import GameState
 from .view import View
 
 SQRT3: Final = math.sqrt(3)
@@ -279,7 +279,7 @@ def tile(spec: TileSpec | str, rotation: int = 0, size: float = 50, rules: str =
 # ---------------------------------------------------------------- board
 
 
-def _state(position: Game | View) -> Game:
+def _state(position: GameState | View) -> GameState:
     return position.state if isinstance(position, View) else position
 
 
@@ -287,7 +287,7 @@ def _cell_key(value: int | str) -> int:
     return hexes.parse_label(value) if isinstance(value, str) else value
 
 
-def _figures(game: Game, cell: int) -> list[tuple[int, bool, int]]:
+def _figures(game: GameState, cell: int) -> list[tuple[int, bool, int]]:
     found = []
     for p in range(game.players):
         n = game.workers[p].get(cell, 0)
@@ -298,7 +298,7 @@ def _figures(game: Game, cell: int) -> list[tuple[int, bool, int]]:
     return found
 
 
-def _figure_layer(game: Game, cell: int, size: float) -> str:
+def _figure_layer(game: GameState, cell: int, size: float) -> str:
     figures = _figures(game, cell)
     if not figures:
         return ""
@@ -354,7 +354,7 @@ def _guard(owner: int, leader: bool, size: float) -> str:
     )
 
 
-def _tile_title(game: Game, cell: int) -> str:
+def _tile_title(game: GameState, cell: int) -> str:
     t = game.tiles[cell]
     spec = t.spec
     words = [hexes.label(cell), spec.describe()]
@@ -370,14 +370,14 @@ def _tile_title(game: Game, cell: int) -> str:
     return ", ".join(words)
 
 
-def _cells_to_draw(game: Game) -> list[int]:
+def _cells_to_draw(game: GameState) -> list[int]:
     if game.rules.bounded_board:
         return list(hexes.STANDARD_CELLS)
     return sorted(set(game.tiles) | game.frontier)
 
 
 def board(
-    position: Game | View,
+    position: GameState | View,
     *,
     size: float = 50,
     highlight: Mapping[int | str, str | None] | Iterable[int | str] | None = None,

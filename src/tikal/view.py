@@ -13,15 +13,15 @@ import random
 from typing import Any
 
 from .actions import Action
-from .game import Game, Phase
 from .position import position_to_json
+from .state import GameState, Phase
 
 
-def _hidden_tokens(game: Game) -> list[int]:
+def _hidden_tokens(game: GameState) -> list[int]:
     return game.token_pool + [t for cell in sorted(game.tokens) for t in game.tokens[cell]]
 
 
-def _deal_tokens(game: Game, tokens: list[int]) -> None:
+def _deal_tokens(game: GameState, tokens: list[int]) -> None:
     """Put ``tokens`` back on the tiles (same counts per tile), the rest in the pool."""
     i = 0
     for cell in sorted(game.tokens):
@@ -31,16 +31,14 @@ def _deal_tokens(game: Game, tokens: list[int]) -> None:
     game.token_pool = tokens[i:]
 
 
-def _stack_key(game: Game) -> Any:
+def _stack_key(game: GameState) -> Any:
     return lambda tile_id: (game.rules.tile(tile_id).letter, tile_id)
 
 
-def _redact(game: Game) -> Game:
+def _redact(game: GameState) -> GameState:
     public = game.clone()
     public.seed = None
-    public._undo_base = None
-    public._undo_actions = []
-    public._forced_draws, public._forced_tokens = [], []
+    public.forget_undo()
     public.stack = sorted(public.stack, key=_stack_key(public), reverse=True)
     _deal_tokens(public, sorted(_hidden_tokens(public)))
     return public
@@ -51,13 +49,13 @@ class View:
 
     __slots__ = ("player", "state")
 
-    def __init__(self, player: int | None, state: Game) -> None:
+    def __init__(self, player: int | None, state: GameState) -> None:
         self.player = player
         #: A redacted game: its hidden parts are in canonical order, not the real one.
         self.state = state
 
     @classmethod
-    def of(cls, game: Game, player: int | None = None) -> View:
+    def of(cls, game: GameState, player: int | None = None) -> View:
         if player is not None and not 0 <= player < game.players:
             raise ValueError(f"no seat {player} in a {game.players}-player game")
         return cls(player, _redact(game))
@@ -78,7 +76,7 @@ class View:
         """Legal actions are public knowledge: they never depend on hidden parts."""
         return self.state.legal_actions()
 
-    def determinize(self, rng: random.Random | int | None = None) -> Game:
+    def determinize(self, rng: random.Random | int | None = None) -> GameState:
         """A full game consistent with this view: hidden parts shuffled at random."""
         if not isinstance(rng, random.Random):
             rng = random.Random(rng)
@@ -103,6 +101,6 @@ class View:
         data = position_to_json(self.state, public=True)
         data["viewer"] = self.player
         data["history"] = [str(a) for a in self.state.history]
-        data["score_events"] = [e._asdict() for e in self.state.score_events]
+        data["score_events"] = [e.to_json() for e in self.state.score_events]
         data["legal"] = [str(a) for a in self.state.legal_actions()]
         return data

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from ..components import TEMPLE, TREASURE, VOLCANO
-from ..game import Game, Phase
+from ..state import GameState, Phase
 
 #: Soft control by strength margin (own strength minus the best opponent's), for margin -3..6.
 DEFAULT_CONTROL: Final = (0.0, 0.03, 0.08, 0.18, 0.55, 0.7, 0.8, 0.87, 0.92, 0.95)
@@ -66,7 +66,7 @@ class Evaluator:
     scoring turn this is, whose current majorities count as points.
     """
 
-    game: Game
+    game: GameState
     weights: Weights = DEFAULT_WEIGHTS
     rounds: list[int] = field(default_factory=list)
     future: list[int] = field(default_factory=list)
@@ -137,7 +137,7 @@ class Evaluator:
                 total += h * (sp[min(c + 1, 3)] - sp[min(c, 3)])
         return total / self.hidden_total * self.rounds[q]
 
-    def player_terms(self, game: Game) -> list[float]:
+    def player_terms(self, game: GameState) -> list[float]:
         """Banked score, treasures, camps and figures on the board, per player."""
         w = self.weights
         out = []
@@ -157,7 +157,7 @@ class Evaluator:
             out.append(value)
         return out
 
-    def cell_terms(self, game: Game, cell: int) -> list[float] | None:
+    def cell_terms(self, game: GameState, cell: int) -> list[float] | None:
         """Per-player value of one temple or treasure tile; None for other tiles."""
         n = game.players
         level = game.levels.get(cell)
@@ -206,7 +206,7 @@ class Evaluator:
             return out
         return None
 
-    def values(self, game: Game) -> list[float]:
+    def values(self, game: GameState) -> list[float]:
         """The estimated final score of every player."""
         total = self.player_terms(game)
         n = game.players
@@ -227,13 +227,13 @@ class Evaluator:
         return mine - wmax * max(others) - (1 - wmax) * sum(others) / len(others)
 
 
-def _scored_cells(game: Game) -> list[int]:
+def _scored_cells(game: GameState) -> list[int]:
     cells = list(game.levels)
     cells.extend(c for c, t in game.tokens.items() if t)
     return cells
 
 
-def is_scored_cell(game: Game, cell: int) -> bool:
+def is_scored_cell(game: GameState, cell: int) -> bool:
     tile = game.tiles.get(cell)
     if tile is None:
         return False

@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable
 
 from ..actions import END_TURN, Action, EndTurn, TakeTreasure
-from ..game import Game
+from ..state import GameState
 from ..view import View
 from .evaluate import DEFAULT_WEIGHTS, Weights
 from .planner import Plan, TurnPlanner
@@ -67,7 +67,7 @@ class PlanningBot:
     def make_plan(self, view: View) -> list[Action]:
         raise NotImplementedError
 
-    def _cache(self, state: Game, plan: list[Action]) -> None:
+    def _cache(self, state: GameState, plan: list[Action]) -> None:
         self._plan = list(plan)
         self._base = len(state.history)
         self._step = 0
@@ -82,7 +82,7 @@ class PlanningBot:
                 self._plan = self._plan[: len(self._expected)]
                 break
 
-    def _next_planned(self, state: Game, legal: list[Action]) -> Action | None:
+    def _next_planned(self, state: GameState, legal: list[Action]) -> Action | None:
         i = self._step
         if i >= len(self._plan) or len(state.history) < self._base:
             return None
@@ -95,7 +95,7 @@ class PlanningBot:
         return action
 
 
-def _turn_number(state: Game) -> int:
+def _turn_number(state: GameState) -> int:
     """How many turns have ended so far (a turn's decisions share one number)."""
     return sum(1 for a in state.history if isinstance(a, EndTurn))
 

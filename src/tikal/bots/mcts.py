@@ -38,7 +38,7 @@ import math
 
 from ..actions import Action, EndTurn
 from ..errors import IllegalAction
-from ..game import Game, Phase
+from ..state import GameState, Phase
 from ..view import View
 from .evaluate import DEFAULT_WEIGHTS, Evaluator, Weights
 from .greedy import PlanningBot, truncate_after_take
@@ -164,7 +164,7 @@ class MCTSBot(PlanningBot):
         scored = [i for i in alive if counts[i]] or alive
         return max(scored, key=lambda i: (sums[i] / max(1, counts[i]), -i))
 
-    def _simulate(self, game: Game, macro: list[Action], me: int) -> float:
+    def _simulate(self, game: GameState, macro: list[Action], me: int) -> float:
         """Play the macro, finish the turn, let the others reply; the root player's reward."""
         mark = len(game.history)
         for action in macro:

@@ -8,7 +8,7 @@ dig", "walk there and build a camp", plus the single actions of the engine
 (put, dig, take, camp, guard, swap).  Each candidate is scored by the change it
 makes to the evaluation (:mod:`tikal.bots.evaluate`), computed on the few tiles
 it touches; only the best few are then really played on copies of the game,
-through :meth:`Game.apply`, so every plan the planner returns is legal.
+through :meth:`GameState.apply`, so every plan the planner returns is legal.
 
 Tile placement [TILE-*] is ranked by a cheap reach heuristic, and the most
 promising placements are checked with a fast (beam 1) plan of the turn that
@@ -33,12 +33,13 @@ from ..actions import (
     PlaceGuard,
     PlaceTile,
     PutFigure,
+    SecretPath,
     Swap,
     TakeTreasure,
 )
 from ..components import JUNGLE, TEMPLE, TREASURE, VOLCANO, TileSpec
 from ..errors import IllegalAction
-from ..game import OPPOSITE, STEP, Game, Phase, add_worker, remove_worker
+from ..state import OPPOSITE, STEP, Exit, GameState, Phase, add_worker, remove_worker
 from .evaluate import DEFAULT_WEIGHTS, Evaluator, Weights
 
 AP_PHASES: Final = (Phase.TURN, Phase.SCORING)
@@ -58,7 +59,7 @@ class _Node:
         "actions", "after", "cells", "game", "key", "players", "score", "trials", "values"
     )
 
-    def __init__(self, game: Game, values: list[float], actions: list[Action], score: float):
+    def __init__(self, game: GameState, values: list[float], actions: list[Action], score: float):
         self.game = game
         self.values = values
         self.actions = actions
@@ -102,7 +103,7 @@ class _Cand:
 _NOWHERE: Final = -9  # a leader position that is no cell (for trial evaluations)
 
 
-def _add_figure(game: Game, p: int, cell: int, leader: bool) -> int:
+def _add_figure(game: GameState, p: int, cell: int, leader: bool) -> int:
     """Put one more own figure on ``cell`` (trial only); returns what to restore."""
     if leader:
         saved = game.leader[p]
@@ -112,7 +113,7 @@ def _add_figure(game: Game, p: int, cell: int, leader: bool) -> int:
     return 0
 
 
-def _remove_added(game: Game, p: int, cell: int, leader: bool, saved: int) -> None:
+def _remove_added(game: GameState, p: int, cell: int, leader: bool, saved: int) -> None:
     if leader:
         game.leader[p] = saved
         return
@@ -120,7 +121,7 @@ def _remove_added(game: Game, p: int, cell: int, leader: bool, saved: int) -> No
 
 
 def _taken_delta(
-    game: Game, ev: Evaluator, p: int, cell: int, before: list[float] | None
+    game: GameState, ev: Evaluator, p: int, cell: int, before: list[float] | None
 ) -> list[float]:
     """How the evaluation changes when ``p`` takes the top token of ``cell``.
 
@@ -139,7 +140,7 @@ def _taken_delta(
     return delta
 
 
-def state_key(game: Game, p: int) -> tuple[object, ...]:
+def state_key(game: GameState, p: int) -> tuple[object, ...]:
     """Identifies the states reachable within one turn (for de-duplication)."""
     return (
         game.ap,
@@ -176,7 +177,7 @@ class TurnPlanner:
 
     # ------------------------------------------------------------ entry points
 
-    def plan(self, game: Game, k: int = 1, beam: int | None = None) -> list[Plan]:
+    def plan(self, game: GameState, k: int = 1, beam: int | None = None) -> list[Plan]:
         """The best ``k`` distinct plans for ``game.current`` (best first), from any phase.
 
         The plans end with ``end`` when they reach the end of the AP phase; a plan
@@ -194,7 +195,7 @@ class TurnPlanner:
             return [Plan([self.bid(game)], 0.0)]
         return []
 
-    def fast_turn(self, game: Game) -> None:
+    def fast_turn(self, game: GameState) -> None:
         """Play the rest of the current player's turn on ``game`` with the cheapest policy."""
         p = game.current
         if game.phase is Phase.AUCTION:
@@ -213,7 +214,7 @@ class TurnPlanner:
 
     # ------------------------------------------------------------ AP phase
 
-    def ap_plans(self, game: Game, ev: Evaluator, k: int, beam: int) -> list[Plan]:
+    def ap_plans(self, game: GameState, ev: Evaluator, k: int, beam: int) -> list[Plan]:
         p = game.current
         self._dist = {}
         root_game = game.clone()
@@ -277,7 +278,7 @@ class TurnPlanner:
         return terms
 
     def _distances(
-        self, game: Game, p: int, src: int, ends: tuple[int, ...]
+        self, game: GameState, p: int, src: int, ends: tuple[int, ...]
     ) -> tuple[dict[int, int], dict[int, object]]:
         key = (src, ends)
         found = self._dist.get(key)
@@ -465,7 +466,7 @@ class TurnPlanner:
         return result
 
     def _after_added(
-        self, game: Game, ev: Evaluator, p: int, dst: int, verb: str
+        self, game: GameState, ev: Evaluator, p: int, dst: int, verb: str
     ) -> list[float] | None:
         n = game.players
         if verb == "take":
@@ -507,7 +508,7 @@ class TurnPlanner:
 
     # ------------------------------------------------------------ tiles
 
-    def rank_placements(self, game: Game) -> list[PlaceTile]:
+    def rank_placements(self, game: GameState) -> list[PlaceTile]:
         """Legal placements of the drawn tile, most promising first (cheap heuristic)."""
         spec = game.tile_to_place()
         assert spec is not None
@@ -521,9 +522,9 @@ class TurnPlanner:
         scored.sort(key=lambda s: (-s[0], s[1]))
         return [a for _, _, a in scored]
 
-    def _tile_plans(self, game: Game, k: int, beam: int) -> list[Plan]:
+    def _tile_plans(self, game: GameState, k: int, beam: int) -> list[Plan]:
         ranked = self.rank_placements(game)[: max(1, self.placements)]
-        trials: list[tuple[float, int, PlaceTile, Game]] = []
+        trials: list[tuple[float, int, PlaceTile, GameState]] = []
         for i, placement in enumerate(ranked):
             trial = game.clone()
             trial.undo_enabled = False
@@ -544,12 +545,12 @@ class TurnPlanner:
         plans.sort(key=lambda pl: -pl.score)
         return plans[:k]
 
-    def _pick_heuristic(self, game: Game, pick: Action) -> float:
+    def _pick_heuristic(self, game: GameState, pick: Action) -> float:
         assert isinstance(pick, PickTile)
         spec = game.rules.tile(pick.tile_id)
         return tile_worth(spec)
 
-    def _pick_plans(self, game: Game, k: int, beam: int) -> list[Plan]:
+    def _pick_plans(self, game: GameState, k: int, beam: int) -> list[Plan]:
         plans: list[Plan] = []
         for pick in game.legal_actions():
             trial = game.clone()
@@ -564,7 +565,7 @@ class TurnPlanner:
 
     # ------------------------------------------------------------ auction
 
-    def bid(self, game: Game) -> Action:
+    def bid(self, game: GameState) -> Action:
         """Bid one more than the highest bid while the display is worth it [AUC-3]."""
         p = game.current
         worth = sorted((tile_worth(game.rules.tile(t)) for t in game.display), reverse=True)
@@ -587,7 +588,7 @@ def tile_worth(spec: TileSpec) -> float:
 
 
 def shortest_paths(
-    game: Game, src: int, ends: tuple[int, ...], path_cost: int, limit: int = 10
+    game: GameState, src: int, ends: tuple[int, ...], path_cost: int, limit: int = 10
 ) -> tuple[dict[int, int], dict[int, object]]:
     """Cheapest AP cost from ``src`` to every tile within ``limit`` [MOVE-1][CAMPMOVE-1].
 
@@ -620,9 +621,6 @@ def shortest_paths(
 
 
 def _path_actions(pred: dict[int, object], src: int, dst: int, leader: bool) -> tuple[Action, ...]:
-    from ..actions import SecretPath
-    from ..game import Exit
-
     steps: list[Action] = []
     cell = dst
     while cell != src:
@@ -648,7 +646,7 @@ def _touched(action: Action) -> tuple[int, ...]:
     return ()
 
 
-def reach_fields(game: Game) -> list[dict[int, int]]:
+def reach_fields(game: GameState) -> list[dict[int, int]]:
     """Per player: AP needed to bring a figure to each tile (own figures 0, entries 1)."""
     fields = []
     basecamp = game.rules.basecamp
@@ -678,7 +676,7 @@ def reach_fields(game: Game) -> list[dict[int, int]]:
 
 
 def placement_score(
-    game: Game, spec: TileSpec, cell: int, rotation: int, fields: list[dict[int, int]], p: int
+    game: GameState, spec: TileSpec, cell: int, rotation: int, fields: list[dict[int, int]], p: int
 ) -> float:
     """How much a placement helps ``p`` compared with the others (cheap, no play-out)."""
     stones = hexes.rotate(spec.stones, rotation)

@@ -48,9 +48,8 @@ from ..actions import (
 )
 from ..components import RULE_SET_NAMES, rule_set
 from ..errors import IllegalAction, RecordError
-from ..game import Game, Phase
+from ..game import LEADER_PLACES, Game, GameState, Phase
 from ..hexes import label
-from ..record import replay_record
 from ..seats import seat_look
 from ..view import View
 from .storage import GameRecord, LogEntry, SeatRecord, Storage, StorageConflict
@@ -143,7 +142,7 @@ def rebuild(game: GameRecord, log: list[LogEntry]) -> Game:
         "format": "tikal-record", "version": 1, "rules": game.rules, "options": game.options,
         "players": game.players, "seed": game.seed, "log": _record_log(log[0], log[1:]),
     }
-    return replay_record(record)
+    return Game.from_record(record)
 
 
 # ------------------------------------------------------------------ describing
@@ -198,7 +197,7 @@ def describe(
 
 def readable_log(
     rules: str, seats: list[dict[str, Any]], start: LogEntry | None, entries: list[LogEntry],
-    game: Game,
+    game: GameState,
 ) -> list[dict[str, Any]]:
     """The game log for display: one line per action or chance outcome, plus scorings."""
     lines: list[dict[str, Any]] = []
@@ -270,7 +269,7 @@ class Session:
         return out
 
 
-def _group_legal(game: Game, actions: list[Action]) -> dict[str, list[dict[str, Any]]]:
+def _group_legal(game: GameState, actions: list[Action]) -> dict[str, list[dict[str, Any]]]:
     """Legal actions by verb, with AP costs and (for movement) source and target."""
     costs = game.rules.costs
     grouped: dict[str, list[dict[str, Any]]] = {}
@@ -307,7 +306,6 @@ def _group_legal(game: Game, actions: list[Action]) -> dict[str, list[dict[str, 
     return grouped
 
 
-LEADER_PLACES = {-1: "supply", -2: "out", -3: "guard"}
 
 
 def _players_json(view: View, seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -378,7 +376,7 @@ def build_message(session: Session, seats: tuple[int, ...] | None) -> dict[str, 
             rs.name, seats_json, session.log[0] if session.log else None,
             effective_entries(session.log[1:]), g,
         ),
-        "score_events": [e._asdict() | {"total": e.total} for e in g.score_events],
+        "score_events": [e.to_json() | {"total": e.total} for e in g.score_events],
         "stack_left": len(g.stack),
         "display": [
             {"tile": t, "describe": rs.tile(t).describe(), "svg": svg.tile(t, 0, 34, rs.name)}
@@ -724,7 +722,7 @@ class Manager:
         if not isinstance(record, dict):
             raise ServerError("bad_record", "a record is a JSON object (format tikal-record)", 422)
         try:
-            game = replay_record(record)
+            game = Game.from_record(record)
         except RecordError as exc:
             raise ServerError("bad_record", str(exc), 422, rule=exc.rule) from None
         seats = record.get("seats")

@@ -5,10 +5,9 @@ from __future__ import annotations
 from typing import Any
 
 from .. import svg
-from ..actions import Draw, Reveal, parse_action
+from ..actions import log_steps, parse_action
 from ..errors import RecordError
 from ..game import Game
-from ..record import _force, replay_record
 from ..seats import seat_look
 from .manager import describe
 
@@ -17,17 +16,10 @@ CHECKPOINT = 16
 
 def _steps(log: list[str]) -> tuple[list[str], list[list[str]]]:
     """Split a record log into the opening chance run and player steps (action + chance)."""
-    start: list[str] = []
-    steps: list[list[str]] = []
-    for text in log:
-        chance = isinstance(parse_action(text), (Draw, Reveal))
-        if chance and not steps:
-            start.append(text)
-        elif chance:
-            steps[-1].append(text)
-        else:
-            steps.append([text])
-    return start, steps
+    first, *rest = log_steps([parse_action(text) for text in log])
+    return [str(c) for c in first.chance], [
+        [str(step.action), *map(str, step.chance)] for step in rest
+    ]
 
 
 class Replay:
@@ -42,15 +34,13 @@ class Replay:
             self.start, self.steps = _steps(list(self.record.get("log") or []))
         except ValueError as exc:
             raise RecordError(0, str(exc)) from None
-        self.final = replay_record(self.record)
+        self.final = Game.from_record(self.record)
         self.names = names
         self.checkpoints: list[Game] = []
         self.meta = self._describe_steps()
 
     def _advance(self, game: Game, entry: list[str]) -> None:
-        chance = [parse_action(c) for c in entry[1:]]
-        _force(game, chance)
-        game.apply(parse_action(entry[0]))
+        game.apply(parse_action(entry[0]), chance=[parse_action(c) for c in entry[1:]])
 
     def _game_at(self, step: int) -> Game:
         base = min(step // CHECKPOINT, len(self.checkpoints) - 1)
@@ -60,7 +50,7 @@ class Replay:
         return game
 
     def _describe_steps(self) -> list[dict[str, Any]]:
-        game = replay_record({**self.record, "log": list(self.start)})
+        game = Game.from_record({**self.record, "log": list(self.start)})
         game.undo_enabled = False
         self.checkpoints = [game.clone()]
         seats = [{"name": n} for n in self.names]
@@ -71,7 +61,7 @@ class Replay:
             extra = [describe(parse_action(c), game.rules.name, seats, None) for c in entry[1:]]
             scored = len(game.score_events)
             self._advance(game, entry)
-            scores = [e._asdict() | {"total": e.total} for e in game.score_events[scored:]]
+            scores = [e.to_json() | {"total": e.total} for e in game.score_events[scored:]]
             if i % CHECKPOINT == 0:
                 self.checkpoints.append(game.clone())
             out.append({
@@ -124,5 +114,5 @@ class Replay:
             "stack_left": len(g.stack),
             "over": g.is_over,
             "winners": g.winners,
-            "score_events": [e._asdict() | {"total": e.total} for e in g.score_events],
+            "score_events": [e.to_json() | {"total": e.total} for e in g.score_events],
         }
