@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from . import bots, engine, play, web
+from . import bots, engine, play, strength, web
 
 
 def build_app() -> typer.Typer:
@@ -21,8 +21,9 @@ def build_app() -> typer.Typer:
         pretty_exceptions_enable=False,
     )
     engine.register(app)
-    play.register(app)
     bots.register(app)
+    play.register(app)
+    strength.register(app)
     web.register(app)
     return app
 
