@@ -12,6 +12,7 @@ from typer.testing import CliRunner
 
 from tikal import Game
 from tikal.cli import app
+from tikal.messages import render
 from tikal.seats import seat_look
 from tikal.terminal.play import TerminalGame, rule_lines
 
@@ -83,9 +84,22 @@ def test_undo_within_the_turn(tmp_path: Path) -> None:
     tg, out = terminal(tmp_path, script, rules="demo", players=2, bots=["random"], seed=2)
     game = tg.run()
     text = out.getvalue()
-    assert "Undone: put W 0,0" in text
-    assert "Undone: tile" in text  # the placement can be taken back until the turn ends
+    assert "Undone: bring a worker onto 0,0" in text
+    assert "Undone: place " in text  # the placement can be taken back until the turn ends
     assert game.phase.value == "tile"
+
+
+def test_the_action_list_reads_in_english_with_the_ap_cost(tmp_path: Path) -> None:
+    script = Script(["1", "actions", "quit"], filler=None)
+    tg, out = terminal(tmp_path, script, rules="demo", players=2, bots=["random"], seed=2)
+    game = tg.run()
+    listed = out.getvalue().split("Legal actions")[-1]
+    assert game.phase.value == "turn"
+    for action in game.legal_actions():
+        text = render(game.describe(action), "action")
+        cost = game.cost(action)
+        assert (f"{text} ({cost} AP)" if cost else text) in listed
+    assert "end the turn" in listed and "end the turn (" not in listed  # free: no cost shown
 
 
 def test_standard_board_shows_coordinates_figures_and_temple_values(tmp_path: Path) -> None:
@@ -118,7 +132,7 @@ def test_auction_bids_by_number_and_notation(tmp_path: Path) -> None:
     game = tg.run()
     text = out.getvalue()
     assert "Illegal: [AUC-3]" in text
-    assert "You: pass" in text
+    assert "You: passed" in text
     assert any(str(a).startswith("pick") for a in game.history)
 
 

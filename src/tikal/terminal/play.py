@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Callable
+from contextlib import suppress
 from pathlib import Path
 
 from rich.console import Console
@@ -20,13 +21,16 @@ from rich.table import Table
 from rich.text import Text
 
 from .. import hexes
-from ..actions import Action, Move, token_name
+from ..actions import Action, Draw, parse_action, token_name
 from ..bots import Bot, make_bot
 from ..components import TEMPLE, TREASURE, VOLCANO
-from ..errors import IllegalAction
-from ..game import GUARDING, OUT, SUPPLY, Game, Phase
+from ..errors import IllegalAction, NotationError
+from ..game import Game
+from ..loop import play_game
+from ..messages import render
 from ..rulebook import rules_starting
 from ..seats import seat_look
+from ..state import GUARDING, OUT, SUPPLY, GameState, Phase
 from .textboard import LEGEND, board_text
 
 HELP = """\
@@ -72,13 +76,8 @@ def rule_lines(prefix: str) -> list[str]:
     return [f"[{rule_id}] {text}" for rule_id, text in rules_starting(prefix)]
 
 
-def action_cost(game: Game, action: Action) -> int | None:
-    costs = game.rules.costs
-    if isinstance(action, Move):
-        return game.edge_cost(action.src, action.dst)
-    verb = {"put": "put", "path": "path", "dig": "dig", "take": "take", "swap": "swap",
-            "camp": "camp", "guard": "guard"}.get(action.verb)
-    return costs.get(verb) if verb else None
+class _Stop(Exception):
+    """The human ends the game early (``quit``, or the end of the input)."""
 
 
 class TerminalGame:
@@ -118,7 +117,10 @@ class TerminalGame:
         self.console = console or Console()
         self.read_line = read_line or self._stdin_line
         self.record_path = record_path or Path(f"tikal-{rules}-{seed}.json")
-        self.quit = False
+        self.names = [seat_look(p).name for p in range(players)]
+        self.fresh = True  # the board changed since the human last saw it
+        self._actor = seat  # who chose the action being applied
+        self._before = 0  # the history length before it
 
     # ------------------------------------------------------------ io
 
@@ -137,24 +139,18 @@ class TerminalGame:
         look = seat_look(p)
         return Text(f"{look.name} (seat {p}, {name})", style=f"bold {look.terminal}")
 
+    def text(self, action: Action, form: str = "log") -> str:
+        """How an action reads in English (``form``: ``action`` offered, ``log`` played)."""
+        return render(self.game.describe(action), form, names=self.names)
+
     # ------------------------------------------------------------ main loop
 
     def run(self) -> Game:
         game = self.game
         self.say(Text(f"Tikal - {game.rules.name}, {game.players} players. You are ", style="bold")
                  + self.who(self.seat) + Text(". Type 'help' for commands."))
-        fresh = True  # the board changed since the human last saw it
-        while not game.is_over and not self.quit:
-            p = game.current
-            if p == self.seat:
-                if fresh:
-                    self.show_board()
-                    self.show_actions()
-                    fresh = False
-                self.human_step()
-            else:
-                fresh = True
-                self.bot_step(p)
+        with suppress(_Stop):  # the human quit: the record so far is still saved
+            play_game(game, self.choose, on_action=self.report)
         if game.is_over:
             self.show_board()
             self.show_result()
@@ -163,17 +159,35 @@ class TerminalGame:
         self.save_record()
         return game
 
-    def bot_step(self, p: int) -> None:
-        game = self.game
-        before = len(game.history)
-        action = self.bots[p].choose(game.view(p))
-        game.apply(action)
-        chance = " ".join(str(a) for a in game.history[before + 1 :])
-        line = Text("  ") + self.who(p) + Text(f": {action}")
-        if chance and not chance.startswith("*draw"):
-            line += Text(f"  ({chance})", style="dim")
-        self.say(line)
-        self._report_scoring(before)
+    def choose(self, game: Game) -> Action:
+        """The next action: the human types it, a bot chooses from its own view [HIDDEN-1]."""
+        p = game.current_player
+        if p == self.seat:
+            action = self.ask_human()
+        else:
+            self.fresh = True
+            action = self.bots[p].choose(game.view(p))
+        self._actor, self._before = p, len(game.history)
+        return action
+
+    def report(self, game: Game, action: Action) -> None:
+        """After an action: what was played, what chance brought, scoring; the human's options."""
+        done, *chance = game.history[self._before :]
+        if self._actor != self.seat:
+            shown = [self.text(a) for a in chance if a.verb != Draw.verb]
+            line = Text("  ") + self.who(self._actor) + Text(f": {self.text(done)}")
+            if shown:
+                line += Text(f"  ({'; '.join(shown)})", style="dim")
+            self.say(line)
+            self._report_scoring(self._before)
+            return
+        extra = f"  ({'; '.join(self.text(a) for a in chance)})" if chance else ""
+        self.say(Text(f"  You: {self.text(done)}{extra}",
+                      style=f"bold {seat_look(self.seat).terminal}"))
+        self._report_scoring(self._before)
+        if game.current_player == self.seat and not game.is_over:
+            self.say(self.status_line(game.view(self.seat).state))
+            self.show_actions()
 
     def _report_scoring(self, before: int) -> None:
         for event in self.game.score_events:
@@ -182,71 +196,84 @@ class TerminalGame:
                          + Text(f" scores {event.temples} for temples + {event.treasures} for "
                                 f"treasures = {event.total}", style="bold"))
 
-    def human_step(self) -> None:
+    # ------------------------------------------------------------ the human's input
+
+    def ask_human(self) -> Action:
+        """Read lines until one is a legal action; commands (help, undo, ...) run meanwhile."""
+        if self.fresh:
+            self.show_board()
+            self.show_actions()
+            self.fresh = False
+        while True:
+            action = self.handle(self.read_input())
+            if action is not None:
+                return action
+
+    def read_input(self) -> str:
         game = self.game
         prompt = f"[{game.phase.value}"
         if game.phase in (Phase.TURN, Phase.SCORING):
             prompt += f", {game.ap} AP left"
         prompt += "] your action> "
         try:
-            line = self.read_line(prompt).strip()
+            return self.read_line(prompt).strip()
         except (EOFError, KeyboardInterrupt):
             self.say("\n(end of input)")
-            self.quit = True
-            return
+            raise _Stop from None
+
+    def handle(self, line: str) -> Action | None:
+        """The action ``line`` names, or None after a command or a refusal."""
         if not line:
-            return
+            return None
         word = line.split()[0].lower()
         if word in ("quit", "exit", "q"):
-            self.quit = True
-            return
+            raise _Stop
         if word in ("help", "?", "h"):
             self.show_help(line.split()[1:])
-            return
-        if word in ("board", "b"):
+        elif word in ("board", "b"):
             self.show_board()
-            return
-        if word in ("actions", "a", "list", "ls"):
+        elif word in ("actions", "a", "list", "ls"):
             self.show_actions()
-            return
-        if word == "undo":
-            try:
-                undone = game.undo()
-            except IllegalAction as exc:
-                self.say(f"Cannot undo: [{exc.rule}] {exc.message}", style="red")
-                return
-            self.say(f"Undone: {undone}")
-            self.show_actions()
-            return
-        self.play_input(line)
+        elif word == "undo":
+            self.undo()
+        else:
+            return self.legal_input(line)
+        return None
 
-    def play_input(self, line: str) -> None:
-        game = self.game
-        legal = game.legal_actions()
-        action: Action | str = line
+    def undo(self) -> None:
+        try:
+            undone = self.game.undo()
+        except IllegalAction as exc:
+            self.say(f"Cannot undo: [{exc.rule}] {exc.message}", style="red")
+            return
+        self.say(f"Undone: {self.text(undone, 'action')}")
+        self.show_actions()
+
+    def legal_input(self, line: str) -> Action | None:
+        """A number from the list or an action in notation, if it is legal now."""
+        legal = self.game.legal_actions()
         if line.isdigit():
             i = int(line)
-            if not 1 <= i <= len(legal):
-                self.say(f"There is no action {i}: choose 1..{len(legal)}, or type 'actions'.",
-                         style="red")
-                return
-            action = legal[i - 1]
-        before = len(game.history)
+            if 1 <= i <= len(legal):
+                return legal[i - 1]
+            self.say(f"There is no action {i}: choose 1..{len(legal)}, or type 'actions'.",
+                     style="red")
+            return None
         try:
-            game.apply(action)
-        except IllegalAction as exc:
-            self.say(f"Illegal: [{exc.rule}] {exc.message}", style="red")
-            self.say(f"'help {exc.rule}' shows the rule, 'help' the notation, 'actions' the list.",
-                     style="dim")
-            return
-        done = game.history[before]
-        chance = [str(a) for a in game.history[before + 1 :]]
-        extra = f"  ({' '.join(chance)})" if chance else ""
-        self.say(Text(f"  You: {done}{extra}", style=f"bold {seat_look(self.seat).terminal}"))
-        self._report_scoring(before)
-        if game.current == self.seat and not game.is_over:
-            self.say(self.status_line(game.view(self.seat).state))
-            self.show_actions()
+            action = parse_action(line)
+        except NotationError as exc:
+            self.refuse("NOTATION", str(exc))
+            return None
+        refusal = self.game.check(action)
+        if refusal is not None:
+            self.refuse(refusal.rule, refusal.message)
+            return None
+        return action
+
+    def refuse(self, rule: str, message: str) -> None:
+        self.say(f"Illegal: [{rule}] {message}", style="red")
+        self.say(f"'help {rule}' shows the rule, 'help' the notation, 'actions' the list.",
+                 style="dim")
 
     # ------------------------------------------------------------ display
 
@@ -269,9 +296,9 @@ class TerminalGame:
         legal = game.legal_actions()
         lines = []
         for i, action in enumerate(legal, start=1):
-            cost = action_cost(game, action)
-            tail = f" ({cost} AP)" if cost is not None else ""
-            lines.append(f"{i:>3}. {action}{tail}")
+            cost = game.cost(action)
+            tail = f" ({cost} AP)" if cost else ""
+            lines.append(f"{i:>3}. {self.text(action, 'action')}{tail}")
         width = max((len(s) for s in lines), default=10) + 2
         columns = max(1, min(4, (self.console.width or 100) // width))
         self.say(Text("Legal actions (number or notation; 'help' for more):", style="bold"))
@@ -288,7 +315,7 @@ class TerminalGame:
         self.say(self.player_table(view))
         self.say(self.status_line(view))
 
-    def figures_text(self, g: Game, cell: int) -> Text:
+    def figures_text(self, g: GameState, cell: int) -> Text:
         """Figures per seat, e.g. ``B:L2 R:1`` (Blue's leader and 2 workers, 1 Red worker)."""
         text = Text()
         for q in range(g.players):
@@ -302,7 +329,7 @@ class TerminalGame:
                 text.append(code, style=look.terminal)
         return text
 
-    def tile_table(self, g: Game) -> Table:
+    def tile_table(self, g: GameState) -> Table:
         first = seat_look(0)
         table = Table(title="Tiles (stones per edge N NE SE S SW NW; exits: neighbour:AP; "
                       f"figures {first.initial}:L2 = {first.name}'s leader + 2 workers)")
@@ -333,7 +360,7 @@ class TerminalGame:
                           self.figures_text(g, cell))
         return table
 
-    def player_table(self, g: Game) -> Table:
+    def player_table(self, g: GameState) -> Table:
         table = Table(title="Players (L = leader; W on board / supply / out)")
         for name in ("Seat", "Score", "Leader", "Workers", "Camps", "Guards", "Treasures"):
             table.add_column(name)
@@ -358,7 +385,7 @@ class TerminalGame:
             )
         return table
 
-    def status_line(self, g: Game) -> Text:
+    def status_line(self, g: GameState) -> Text:
         left: dict[str, int] = {}
         for t in g.stack:
             letter = g.rules.tile(t).letter

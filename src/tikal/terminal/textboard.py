@@ -21,8 +21,8 @@ from rich.text import Text
 
 from .. import hexes
 from ..components import JUNGLE, TEMPLE, TREASURE, VOLCANO
-from ..game import Game
 from ..seats import seat_look
+from ..state import GameState
 
 BOX: Final = 9  # characters per box line
 INNER: Final = BOX - 2  # a blank column on each side keeps edge costs apart from the text
@@ -44,7 +44,7 @@ LEGEND: Final = (
 _Cell = tuple[str, str]  # one character and its style
 
 
-def board_text(game: Game) -> Text:
+def board_text(game: GameState) -> Text:
     """The hex map of ``game`` (a full game or a player's view: only public parts are drawn)."""
     spaces = _shown_spaces(game)
     if not spaces:
@@ -69,7 +69,7 @@ def _position(space: int) -> tuple[int, int]:
     return q * PITCH_X, (2 * r + q) * (PITCH_Y // 2)
 
 
-def _shown_spaces(game: Game) -> list[int]:
+def _shown_spaces(game: GameState) -> list[int]:
     """Tiles and open spaces; on the standard board every one of its 40 spaces."""
     shown = set(game.tiles) | set(game.frontier)
     if game.rules.bounded_board:
@@ -77,7 +77,7 @@ def _shown_spaces(game: Game) -> list[int]:
     return sorted(shown)
 
 
-def _box_lines(game: Game, space: int) -> list[list[_Cell]]:
+def _box_lines(game: GameState, space: int) -> list[list[_Cell]]:
     tile = game.tiles.get(space)
     name = hexes.label(space)
     if tile is None:
@@ -100,7 +100,7 @@ def _padded(line: list[_Cell], style: str) -> list[_Cell]:
     return _styled(" ", style) + line + _styled(" " * (BOX - 1 - len(line)), style)
 
 
-def _kind_code(game: Game, space: int) -> tuple[str, str]:
+def _kind_code(game: GameState, space: int) -> tuple[str, str]:
     kind = game.tiles[space].spec.kind
     if kind == TEMPLE:
         return f"T{game.levels[space]}", "bold white"
@@ -109,7 +109,7 @@ def _kind_code(game: Game, space: int) -> tuple[str, str]:
     return KIND_CODES.get(kind, (kind[:2], "white"))
 
 
-def _entries(game: Game, space: int) -> list[tuple[str, str]]:
+def _entries(game: GameState, space: int) -> list[tuple[str, str]]:
     """Figures per colour, then camp and guard markers, each with its colour."""
     entries = []
     for q in range(game.players):
@@ -159,7 +159,9 @@ def _draw_box(canvas: list[list[_Cell]], x: int, y: int, lines: list[list[_Cell]
         canvas[y + dy][x : x + BOX] = line
 
 
-def _draw_edge_costs(canvas: list[list[_Cell]], game: Game, space: int, x: int, y: int) -> None:
+def _draw_edge_costs(
+    canvas: list[list[_Cell]], game: GameState, space: int, x: int, y: int
+) -> None:
     """The AP to cross towards S, NE and SE (each edge is drawn once, from one side)."""
     south, north_east, south_east = (space + hexes.STEP[d] for d in (3, 1, 2))
     for exit_ in game.exits.get(space, ()):
