@@ -25,20 +25,23 @@ from .actions import (
     SecretPath,
     Swap,
     TakeTreasure,
+    log_steps,
     parse_action,
 )
 from .components import RULE_SET_NAMES, RuleSet, TileSpec, rule_set
-from .errors import IllegalAction, PositionError, RecordError
+from .errors import ChanceError, IllegalAction, NotationError, PositionError, RecordError
 from .game import Game
 from .hexes import label, parse_label
-from .state import Phase, ScoreEvent
+from .messages import Message, render
+from .state import GameState, Phase, ScoreEvent
 from .view import View
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "END_TURN", "PASS", "RULE_SET_NAMES", "Action", "Bid", "BuildCamp", "Dig", "Draw", "EndTurn",
-    "Game", "IllegalAction", "Move", "Pass", "Phase", "PickTile", "PlaceGuard", "PlaceTile",
-    "PositionError", "PutFigure", "RecordError", "Reveal", "RuleSet", "ScoreEvent", "SecretPath",
-    "Swap", "TakeTreasure", "TileSpec", "View", "label", "parse_action", "parse_label", "rule_set",
+    "END_TURN", "PASS", "RULE_SET_NAMES", "Action", "Bid", "BuildCamp", "ChanceError", "Dig",
+    "Draw", "EndTurn", "Game", "GameState", "IllegalAction", "Message", "Move", "NotationError",
+    "Pass", "Phase", "PickTile", "PlaceGuard", "PlaceTile", "PositionError", "PutFigure",
+    "RecordError", "Reveal", "RuleSet", "ScoreEvent", "SecretPath", "Swap", "TakeTreasure",
+    "TileSpec", "View", "label", "log_steps", "parse_action", "parse_label", "render", "rule_set",
 ]
