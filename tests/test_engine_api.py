@@ -41,6 +41,7 @@ from tikal import (
     rule_set,
 )
 from tikal.actions import log_steps
+from tikal.components import KINDS
 from tikal.errors import ChanceError, NotationError
 from tikal.messages import Message, catalog, render
 from tikal.state import ScoreEvent
@@ -254,8 +255,7 @@ def test_every_message_key_the_engine_uses_has_english_text() -> None:
     assert len(used) > 50
     assert sorted(used - set(texts)) == []
     built = [f"phase.{p.value}" for p in tikal.Phase]
-    built += [f"kind.{k}" for k in ("basecamp", "jungle", "temple", "treasure", "volcano")]
-    built += [f"tile.{k}" for k in ("basecamp", "jungle", "temple", "treasure", "volcano")]
+    built += [f"{group}.{kind}" for group in ("kind", "tile") for kind in KINDS]
     built += [f"deed.{verb}" for name in ("standard", "demo") for verb in rule_set(name).costs
               if verb != "move_per_stone"]
     built += [f"{form}.{verb}" for form in ("action", "log") for verb in (

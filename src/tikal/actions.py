@@ -296,7 +296,6 @@ class Reveal(Action):
 
 END_TURN: Final = EndTurn()
 PASS: Final = Pass()
-ChanceEvent = Draw | Reveal
 
 
 def _leader(word: str) -> bool:

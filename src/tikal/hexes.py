@@ -23,7 +23,6 @@ DEMO_Q: Final = 100
 DEMO_R: Final = 100
 
 #: Directions in the order of ``components.json``: N, NE, SE, S, SW, NW.
-DIRECTION_NAMES: Final = ("N", "NE", "SE", "S", "SW", "NW")
 AXIAL_STEPS: Final = ((0, -1), (1, -1), (1, 0), (0, 1), (-1, 1), (-1, 0))
 STEP: Final = tuple(dq * 256 + dr for dq, dr in AXIAL_STEPS)
 
@@ -43,10 +42,6 @@ def axial(c: int) -> tuple[int, int]:
 
 def neighbour(c: int, direction: int) -> int:
     return c + STEP[direction]
-
-
-def opposite(direction: int) -> int:
-    return (direction + 3) % 6
 
 
 def offset_to_cell(col: int, row: int) -> int:
@@ -96,14 +91,6 @@ def parse_label(text: str) -> int:
     if not (-BIAS < q < BIAS and -BIAS < r < BIAS):
         raise ValueError(f"{text!r} is too far from the demo basecamp")
     return cell(q + DEMO_Q, r + DEMO_R)
-
-
-def distance(a: int, b: int) -> int:
-    """Hex distance between two cells (ignores stones and tiles)."""
-    aq, ar = axial(a)
-    bq, br = axial(b)
-    dq, dr = aq - bq, ar - br
-    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
 
 
 def rotate(stones: tuple[int, ...], rotation: int) -> tuple[int, ...]:
