@@ -12,7 +12,7 @@ import random
 import time
 from collections.abc import Callable
 
-from ..actions import END_TURN, Action, EndTurn, TakeTreasure
+from ..actions import END_TURN, Action, TakeTreasure
 from ..state import GameState
 from ..view import View
 from .evaluate import DEFAULT_WEIGHTS, Weights
@@ -97,7 +97,7 @@ class PlanningBot:
 
 def _turn_number(state: GameState) -> int:
     """How many turns have ended so far (a turn's decisions share one number)."""
-    return sum(1 for a in state.history if isinstance(a, EndTurn))
+    return sum(1 for a in state.history if a == END_TURN)
 
 
 class GreedyBot(PlanningBot):
@@ -131,6 +131,6 @@ class GreedyBot(PlanningBot):
 def truncate_after_take(actions: list[Action]) -> list[Action]:
     """Cut a plan after its first treasure: what follows depends on the revealed type."""
     for i, action in enumerate(actions):
-        if isinstance(action, TakeTreasure):
+        if action.verb == TakeTreasure.verb:
             return actions[: i + 1]
     return actions

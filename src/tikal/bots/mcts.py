@@ -36,7 +36,7 @@ from __future__ import annotations
 
 import math
 
-from ..actions import Action, EndTurn
+from ..actions import END_TURN, Action
 from ..errors import IllegalAction
 from ..state import GameState, Phase
 from ..view import View
@@ -176,7 +176,7 @@ class MCTSBot(PlanningBot):
         ended = 0
         steps = 0
         while not game.is_over and steps < 100:
-            ended += sum(1 for a in game.history[mark:] if isinstance(a, EndTurn))
+            ended += sum(1 for a in game.history[mark:] if a == END_TURN)
             mark = len(game.history)
             if ended >= horizon:
                 break

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import heapq
 from dataclasses import dataclass
-from typing import Final
+from typing import Final, TypeVar, cast
 
 from .. import hexes
 from ..actions import (
@@ -43,6 +43,7 @@ from ..state import OPPOSITE, STEP, Exit, GameState, Phase, add_worker, remove_w
 from .evaluate import DEFAULT_WEIGHTS, Evaluator, Weights
 
 AP_PHASES: Final = (Phase.TURN, Phase.SCORING)
+A = TypeVar("A", bound=Action)
 _FAR: Final = 99
 
 
@@ -202,7 +203,7 @@ class TurnPlanner:
             game.apply(self.bid(game))
             return
         if game.phase is Phase.PICK:
-            picks = game.legal_actions()
+            picks = _offered(game, PickTile)
             best = max(picks, key=lambda a: self._pick_heuristic(game, a))
             game.apply(best)
         if game.phase is Phase.TILE:
@@ -263,7 +264,7 @@ class TurnPlanner:
         if not cand.full:
             cells = dict(node.cells)
             for action in actions:
-                for cell in _touched(action):
+                for cell in action.cells:
                     cells.pop(cell, None)
             child.cells = cells
         child.key = state_key(game, p)
@@ -301,23 +302,24 @@ class TurnPlanner:
         # single actions of the engine (moves are covered by the macros below)
         for action in game.legal_actions():
             delta: list[float] | None
-            if isinstance(action, PutFigure):
+            verb = action.verb
+            if verb == PutFigure.verb:
                 delta = [0.0] * n
-                delta[p] = fut * (w.leader_on_board if action.leader else w.worker_on_board)
+                leader = cast(PutFigure, action).leader
+                delta[p] = fut * (w.leader_on_board if leader else w.worker_on_board)
                 out.append(_Cand(delta, (action,)))
-            elif isinstance(action, Dig):
-                delta = self._dig_delta(node, ev, action.cell)
+            elif verb == Dig.verb:
+                delta = self._dig_delta(node, ev, action.cells[0])
                 out.append(_Cand(delta, (action,)))
-            elif isinstance(action, TakeTreasure):
-                delta = self._take_delta(node, ev, p, action.cell)
+            elif verb == TakeTreasure.verb:
+                delta = self._take_delta(node, ev, p, action.cells[0])
                 out.append(_Cand(delta, (action,), full=True))
-            elif isinstance(action, BuildCamp):
+            elif verb == BuildCamp.verb:
                 delta = [0.0] * n
                 delta[p] = fut * w.camp
                 out.append(_Cand(delta, (action,)))
-            elif isinstance(action, (PlaceGuard, Swap)):
-                cells = (action.cell,) if isinstance(action, PlaceGuard) else ()
-                delta = self._applied_delta(node, ev, action, cells)
+            elif verb in (PlaceGuard.verb, Swap.verb):
+                delta = self._applied_delta(node, ev, action, action.cells)
                 if delta is not None:
                     out.append(_Cand(delta, (action,), full=True))
         # macro moves
@@ -468,12 +470,15 @@ class TurnPlanner:
     def _after_added(
         self, game: GameState, ev: Evaluator, p: int, dst: int, verb: str
     ) -> list[float] | None:
+        """Digging / taking on ``dst`` with the walked figure there; None if the rules refuse
+        it (``p`` is the player to act, whom ``game.check`` asks about; the AP were counted
+        by the caller)."""
         n = game.players
         if verb == "take":
-            if game._take_problem(p, dst) is not None:
+            if game.check(TakeTreasure(dst), afford=False) is not None:
                 return None
             return _taken_delta(game, ev, p, dst, ev.cell_terms(game, dst))
-        if game._dig_problem(p, dst) is not None:
+        if game.check(Dig(dst), afford=False) is not None:
             return None
         if game.figures_on(p, dst) - 1 >= game.dug.get(dst, 0) + 1:
             return None  # the dig does not need this figure: plain dig is a candidate
@@ -512,7 +517,7 @@ class TurnPlanner:
         """Legal placements of the drawn tile, most promising first (cheap heuristic)."""
         spec = game.tile_to_place()
         assert spec is not None
-        legal = [a for a in game.legal_actions() if isinstance(a, PlaceTile)]
+        legal = _offered(game, PlaceTile)
         fields = reach_fields(game)
         p = game.current
         scored = [
@@ -545,8 +550,7 @@ class TurnPlanner:
         plans.sort(key=lambda pl: -pl.score)
         return plans[:k]
 
-    def _pick_heuristic(self, game: GameState, pick: Action) -> float:
-        assert isinstance(pick, PickTile)
+    def _pick_heuristic(self, game: GameState, pick: PickTile) -> float:
         spec = game.rules.tile(pick.tile_id)
         return tile_worth(spec)
 
@@ -636,14 +640,10 @@ def _path_actions(pred: dict[int, object], src: int, dst: int, leader: bool) -> 
     return tuple(steps)
 
 
-def _touched(action: Action) -> tuple[int, ...]:
-    cell = getattr(action, "cell", None)
-    if cell is not None:
-        return (cell,)
-    src, dst = getattr(action, "src", None), getattr(action, "dst", None)
-    if src is not None and dst is not None:
-        return (src, dst)
-    return ()
+def _offered(game: GameState, kind: type[A]) -> list[A]:
+    """The legal actions of one kind (by verb), typed as that kind."""
+    verb = kind.verb
+    return [cast(A, a) for a in game.legal_actions() if a.verb == verb]
 
 
 def reach_fields(game: GameState) -> list[dict[int, int]]:
