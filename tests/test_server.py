@@ -13,7 +13,7 @@ from fastapi.testclient import TestClient
 
 from tikal import Game
 from tikal.server import create_app
-from tikal.server.manager import rebuild
+from tikal.server.session import rebuild
 from tikal.server.storage import SqliteStorage
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -262,7 +262,7 @@ def test_bots_play_their_turns_on_the_server(client: TestClient) -> None:
         assert time.monotonic() < deadline, "the bot did not play"
         time.sleep(0.05)
         msg = get(client, game, 0)
-    assert any(line["seat"] == 1 and line["kind"] == "endturn" for line in msg["log"])
+    assert any(line["seat"] == 1 and line.get("notation") == "end" for line in msg["log"])
     r = post(client, game, 0, "end", msg["state"])  # humans cannot act for the bot either
     assert r.status_code == 422  # it is the tile phase: placing comes first
 

@@ -12,7 +12,7 @@ import httpx
 import websockets.sync.client as ws_client
 
 from tikal import Game
-from tikal.server.manager import rebuild
+from tikal.server.session import rebuild
 from tikal.server.storage import SqliteStorage
 from web_helpers import ServerProcess
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -18,7 +19,8 @@ from fastapi.testclient import TestClient
 
 from tikal import Game
 from tikal.server import create_app
-from tikal.server.manager import Session, build_message
+from tikal.server.messages import build_message
+from tikal.server.session import Session
 
 
 def twin(game: Game, rng: random.Random) -> Game:
@@ -85,7 +87,7 @@ def test_no_message_reveals_hidden_information(
                     seat_set = (i,) if i < players else ()
                     other = twin(session.game, rng)
                     differing += hidden_differs(other, session.game)
-                    shadow = Session(session.record, other, session.log)
+                    shadow = replace(session, game=other)
                     assert json.loads(json.dumps(build_message(shadow, seat_set))) == msg
                     assert seed not in text
                     checked += 1

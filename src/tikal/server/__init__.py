@@ -1,4 +1,5 @@
-"""The web app: ``create_app(db_path)`` (FastAPI), storage, live game manager, replays."""
+"""The web app: ``create_app(db_path)`` (FastAPI) wiring storage, sessions, the game
+manager, bots, the WebSocket hub, messages, replays and the page, API and WebSocket routes."""
 
 from .app import create_app
 from .storage import SqliteStorage, Storage

@@ -1,25 +1,81 @@
-"""Replays: step through a record move by move, each frame a public view [HIDDEN-1]."""
+"""Records and replays: download a game's record, upload one, step through either move by
+move, each frame a public view [HIDDEN-1]."""
 
 from __future__ import annotations
 
+import secrets
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from .. import svg
-from ..actions import log_steps, parse_action
-from ..errors import RecordError
+from ..actions import LogStep, log_steps, parse_action, token_name
+from ..errors import NotationError, RecordError
 from ..game import Game
+from ..messages import render
 from ..seats import seat_look
-from .manager import describe
+from .errors import ServerError
+from .manager import Manager, plausible_id
+from .messages import score_json, seat_json
+from .storage import GameRecord, SeatRecord
 
 CHECKPOINT = 16
+CACHE_SIZE = 32
 
 
-def _steps(log: list[str]) -> tuple[list[str], list[list[str]]]:
-    """Split a record log into the opening chance run and player steps (action + chance)."""
-    first, *rest = log_steps([parse_action(text) for text in log])
-    return [str(c) for c in first.chance], [
-        [str(step.action), *map(str, step.chance)] for step in rest
-    ]
+# ------------------------------------------------------------------ records
+
+
+def download_record(manager: Manager, game_id: str) -> dict[str, Any]:
+    """The downloadable record of a game; the seed is left out [HIDDEN-1]."""
+    session = manager.get(game_id)
+    with session.lock:
+        data = session.game.record()
+    data["seed"] = None
+    data["seats"] = [{"name": s.name, "kind": s.kind, "level": s.level}
+                     for s in session.record.seats]
+    data["game_id"] = game_id
+    return data
+
+
+def upload_record(manager: Manager, record: Any) -> str:
+    """Store an uploaded record as a replay; raises ServerError if it does not replay."""
+    if not isinstance(record, dict):
+        raise ServerError("bad_record", "a record is a JSON object (format tikal-record)", 422)
+    try:
+        game = Game.from_record(record)
+    except RecordError as exc:
+        raise ServerError("bad_record", str(exc), 422, rule=exc.rule) from None
+    seats = record.get("seats")
+    names = [
+        str(s.get("name")) if isinstance(s, dict) and s.get("name") else seat_look(p).name
+        for p, s in enumerate(seats if isinstance(seats, list) else [None] * game.players)
+    ][: game.players]
+    while len(names) < game.players:
+        names.append(seat_look(len(names)).name)
+    clean = {k: record[k] for k in ("format", "version", "rules", "options", "players", "log")}
+    clean["seed"] = None
+    replay_id = "r" + secrets.token_urlsafe(8)
+    manager.storage.create(GameRecord(
+        game_id=replay_id, rules=game.rules.name, players=game.players,
+        options=dict(game.options), seed=0,
+        seats=tuple(SeatRecord("human", n) for n in names), tokens={}, kind="replay",
+        record=clean,
+    ))
+    return replay_id
+
+
+def replay_source(manager: Manager, replay_id: str) -> tuple[dict[str, Any], list[str]]:
+    """(record, seat names) of a stored game or an uploaded record."""
+    if replay_id.startswith("r"):
+        loaded = manager.storage.load(replay_id) if plausible_id(replay_id) else None
+        if loaded is not None and loaded[0].kind == "replay" and loaded[0].record:
+            return loaded[0].record, [s.name for s in loaded[0].seats]
+    record = download_record(manager, replay_id)
+    return record, [s["name"] for s in record["seats"]]
+
+
+# ------------------------------------------------------------------ replays
 
 
 class Replay:
@@ -31,16 +87,19 @@ class Replay:
         self.record.pop("scoring", None)
         self.record.pop("result", None)
         try:
-            self.start, self.steps = _steps(list(self.record.get("log") or []))
-        except ValueError as exc:
+            setup, *self.steps = log_steps([parse_action(t) for t in self.record.get("log") or []])
+        except (NotationError, ValueError) as exc:
             raise RecordError(0, str(exc)) from None
+        self.start = [str(c) for c in setup.chance]
         self.final = Game.from_record(self.record)
         self.names = names
         self.checkpoints: list[Game] = []
         self.meta = self._describe_steps()
 
-    def _advance(self, game: Game, entry: list[str]) -> None:
-        game.apply(parse_action(entry[0]), chance=[parse_action(c) for c in entry[1:]])
+    @staticmethod
+    def _advance(game: Game, step: LogStep) -> None:
+        assert step.action is not None
+        game.apply(step.action, chance=step.chance)
 
     def _game_at(self, step: int) -> Game:
         base = min(step // CHECKPOINT, len(self.checkpoints) - 1)
@@ -50,23 +109,25 @@ class Replay:
         return game
 
     def _describe_steps(self) -> list[dict[str, Any]]:
+        """Seat, notation and text of every step; texts from the final game, which can
+        describe every action of its history."""
         game = Game.from_record({**self.record, "log": list(self.start)})
         game.undo_enabled = False
         self.checkpoints = [game.clone()]
-        seats = [{"name": n} for n in self.names]
+        final, names = self.final, self.names
         out = []
-        for i, entry in enumerate(self.steps, start=1):
+        for i, step in enumerate(self.steps, start=1):
+            assert step.action is not None
             seat = game.current
-            text = describe(parse_action(entry[0]), game.rules.name, seats, game.drawn)
-            extra = [describe(parse_action(c), game.rules.name, seats, None) for c in entry[1:]]
             scored = len(game.score_events)
-            self._advance(game, entry)
-            scores = [e.to_json() | {"total": e.total} for e in game.score_events[scored:]]
+            self._advance(game, step)
             if i % CHECKPOINT == 0:
                 self.checkpoints.append(game.clone())
             out.append({
-                "step": i, "seat": seat, "notation": entry[0], "text": text, "chance": extra,
-                "scores": scores,
+                "step": i, "seat": seat, "notation": str(step.action),
+                "text": render(final.describe(step.action), "log", names),
+                "chance": [render(final.describe(c), "log", names) for c in step.chance],
+                "scores": [score_json(e) for e in game.score_events[scored:]],
             })
         return out
 
@@ -80,12 +141,7 @@ class Replay:
             "id": self.replay_id,
             "rules": g.rules.name,
             "players": g.players,
-            "seats": [
-                {"seat": p, "name": self.names[p], "colour": seat_look(p).colour,
-                 "ink": seat_look(p).ink, "shape": seat_look(p).shape,
-                 "colour_name": seat_look(p).name}
-                for p in range(g.players)
-            ],
+            "seats": [seat_json(p, self.names[p]) for p in range(g.players)],
             "total": self.total,
             "steps": self.meta,
             "over": g.is_over,
@@ -107,12 +163,41 @@ class Replay:
             "ap": g.ap,
             "scores": list(g.scores),
             "treasures": [
-                {chr(97 + t): n for t, n in enumerate(g.treasures[p]) if n}
+                {token_name(t): n for t, n in enumerate(g.treasures[p]) if n}
                 for p in range(g.players)
             ],
             "drawn": g.drawn,
             "stack_left": len(g.stack),
             "over": g.is_over,
             "winners": g.winners,
-            "score_events": [e.to_json() | {"total": e.total} for e in g.score_events],
+            "score_events": [score_json(e) for e in g.score_events],
         }
+
+
+class Replays:
+    """Replays by id, the last few kept (finished games only: a game in progress changes)."""
+
+    def __init__(self, manager: Manager, size: int = CACHE_SIZE) -> None:
+        self.manager = manager
+        self.size = size
+        self._cache: OrderedDict[str, Replay] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, replay_id: str) -> Replay:
+        with self._lock:
+            found = self._cache.get(replay_id)
+            if found is not None:
+                self._cache.move_to_end(replay_id)
+                return found
+        record, names = replay_source(self.manager, replay_id)
+        try:
+            replay = Replay(replay_id, record, names)
+        except RecordError as exc:
+            raise ServerError("bad_record", str(exc), 422) from None
+        if not replay_id.startswith("r") and not self.manager.get(replay_id).game.is_over:
+            return replay  # a game in progress changes; do not cache
+        with self._lock:
+            self._cache[replay_id] = replay
+            while len(self._cache) > self.size:
+                self._cache.popitem(last=False)
+        return replay

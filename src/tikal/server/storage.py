@@ -3,7 +3,7 @@
 A game is stored as its rule set, options, seats (with their secret tokens),
 the secret seed and the log of what happened: every player action with the
 chance outcomes it produced (tiles drawn, treasures revealed), and every undo.
-Nothing else is needed to rebuild the game exactly (see ``manager.py``).
+Nothing else is needed to rebuild the game exactly (see ``session.py``).
 
 :class:`Storage` is the interface; :class:`SqliteStorage` implements it with
 the standard library's ``sqlite3`` (WAL journal, ``synchronous=FULL``): an

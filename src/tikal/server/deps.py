@@ -1,0 +1,26 @@
+"""What the routes share: the server's parts, kept on ``app.state.services``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from starlette.requests import HTTPConnection
+
+from .hub import Hub
+from .manager import Manager
+from .replay import Replays
+from .storage import Storage
+
+
+@dataclass(frozen=True)
+class Services:
+    storage: Storage
+    manager: Manager
+    hub: Hub
+    replays: Replays
+
+
+def services(conn: HTTPConnection) -> Services:
+    """The services of the app serving ``conn`` (a request or a WebSocket)."""
+    found: Services = conn.app.state.services
+    return found

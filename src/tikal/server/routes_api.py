@@ -1,0 +1,191 @@
+"""The JSON API (OpenAPI at /docs): meta data, games, moves, hints, records, replays."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from typing import Any
+
+from fastapi import APIRouter, Header, Request
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+
+from .. import __version__
+from ..components import RULE_SET_NAMES, rule_set
+from ..seats import seat_table
+from .bots import bot_names, hint_bot_name
+from .deps import services
+from .errors import ServerError
+from .hub import message_for
+from .replay import download_record, upload_record
+from .routes_pages import render_rules
+
+router = APIRouter(prefix="/api")
+
+Token = Header(None, max_length=64)
+
+
+class SeatIn(BaseModel):
+    kind: str = Field("human", description="'human' or 'bot'")
+    name: str | None = Field(None, max_length=24)
+    level: str | None = Field(None, description="bot level, see GET /api/meta")
+
+
+class CreateGame(BaseModel):
+    rules: str = Field("standard", description="standard, auction or demo")
+    seats: list[SeatIn] = Field(..., min_length=2, max_length=4)
+    options: dict[str, Any] = Field(default_factory=dict)
+    hotseat: bool = Field(False, description="one extra token that plays every human seat")
+    seed: int | None = Field(None, description="fixed shuffle (tests); random if omitted")
+
+
+class ActionIn(BaseModel):
+    action: str = Field(..., max_length=64, description="an action, e.g. 'move W F3 G3'")
+    state: int = Field(
+        ..., strict=True, description="the state counter of the position the move is for"
+    )
+    token: str | None = Field(None, max_length=64, description="or send X-Tikal-Token")
+
+
+class UndoIn(BaseModel):
+    state: int = Field(..., strict=True)
+    token: str | None = Field(None, max_length=64)
+
+
+class TokenIn(BaseModel):
+    token: str | None = Field(None, max_length=64)
+
+
+def meta() -> dict[str, Any]:
+    """What a client needs before a game: seat looks, rule sets, bot levels, the version."""
+    sets = {}
+    for name in RULE_SET_NAMES:
+        rs = rule_set(name)
+        sets[name] = {
+            "players": list(rs.player_counts), "options": rs.default_options,
+            "action_points": rs.action_points, "costs": rs.costs,
+            "actions": sorted(rs.actions), "tiles": len(rs.terrain),
+        }
+    return {
+        "version": __version__,
+        "seats": [seat.to_json() for seat in seat_table()],
+        "rulesets": sets,
+        "bots": bot_names(),
+        "hint_bot": hint_bot_name(),
+    }
+
+
+@router.get("/meta", tags=["games"], name="meta")
+async def get_meta() -> dict[str, Any]:
+    """Seat looks (colour, shape, ...), rule sets (players, options, costs), bot levels,
+    the hint bot and the version."""
+    return meta()
+
+
+@router.get("/rules", tags=["rules"])
+async def rules_json() -> dict[str, str]:
+    """Every rule id with its text (for explaining refused moves)."""
+    _, summaries = await asyncio.to_thread(render_rules)
+    return summaries
+
+
+@router.get("/games", tags=["games"])
+async def list_games(request: Request) -> list[dict[str, Any]]:
+    """Recent games (no tokens)."""
+    listing: list[dict[str, Any]] = await asyncio.to_thread(services(request).storage.listing)
+    return listing
+
+
+@router.post("/games", tags=["games"], status_code=201)
+async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
+    """Create a game. The answer holds each human seat's secret token (shown once)."""
+    session, links = await asyncio.to_thread(
+        services(request).manager.create, body.rules, [s.model_dump() for s in body.seats],
+        body.options, body.hotseat, body.seed,
+    )
+    base = str(request.base_url).rstrip("/")
+    for seat in links["seats"]:
+        if seat["token"]:
+            seat["url"] = f"{base}/play/{session.game_id}#t={seat['token']}"
+    hot = links["hotseat_token"]
+    return {
+        "id": session.game_id,
+        "state": session.state,
+        "seats": links["seats"],
+        "hotseat_token": hot,
+        "hotseat_url": f"{base}/play/{session.game_id}#t={hot}" if hot else None,
+        "spectator_url": f"{base}/play/{session.game_id}",
+        "replay_url": f"{base}/replay/{session.game_id}",
+    }
+
+
+@router.get("/games/{game_id}", tags=["games"])
+async def get_game(request: Request, game_id: str, x_tikal_token: str | None = Token
+                   ) -> dict[str, Any]:
+    """The position as this token's seat(s) see it (spectator view without a token)."""
+    session = await asyncio.to_thread(services(request).manager.get, game_id)
+    return await asyncio.to_thread(message_for, session, session.seats_for(x_tikal_token))
+
+
+@router.post("/games/{game_id}/actions", tags=["play"])
+async def post_action(request: Request, game_id: str, body: ActionIn,
+                      x_tikal_token: str | None = Token) -> dict[str, Any]:
+    """Play one action. Refused moves answer 4xx with code, message, rule id and the
+    refusal's message key and parameters."""
+    token = body.token or x_tikal_token
+    manager = services(request).manager
+    session = await asyncio.to_thread(manager.act, game_id, token, body.action, body.state)
+    return await asyncio.to_thread(message_for, session, session.seats_for(token))
+
+
+@router.post("/games/{game_id}/undo", tags=["play"])
+async def post_undo(request: Request, game_id: str, body: UndoIn,
+                    x_tikal_token: str | None = Token) -> dict[str, Any]:
+    """Take back the last action of this turn (never across a reveal)."""
+    token = body.token or x_tikal_token
+    session = await asyncio.to_thread(services(request).manager.undo, game_id, token, body.state)
+    return await asyncio.to_thread(message_for, session, session.seats_for(token))
+
+
+@router.post("/games/{game_id}/hint", tags=["play"])
+async def post_hint(request: Request, game_id: str, body: TokenIn,
+                    x_tikal_token: str | None = Token) -> dict[str, Any]:
+    """A suggested action from the strongest available bot (a legal-action entry)."""
+    token = body.token or x_tikal_token
+    hint: dict[str, Any] = await asyncio.to_thread(services(request).manager.hint, game_id, token)
+    return hint
+
+
+@router.get("/games/{game_id}/record", tags=["replays"])
+async def get_record(request: Request, game_id: str) -> JSONResponse:
+    """The game record (tikal-record JSON) as a download."""
+    data = await asyncio.to_thread(download_record, services(request).manager, game_id)
+    return JSONResponse(
+        data, headers={"Content-Disposition": f'attachment; filename="tikal-{game_id}.json"'}
+    )
+
+
+@router.post("/replays", tags=["replays"], status_code=201)
+async def post_replay(request: Request) -> dict[str, Any]:
+    """Upload a record (JSON body) to view it as a replay."""
+    raw = await request.body()
+    try:
+        record = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise ServerError("bad_request", f"malformed JSON: {exc}") from None
+    replay_id = await asyncio.to_thread(upload_record, services(request).manager, record)
+    return {"id": replay_id, "url": f"/replay/{replay_id}"}
+
+
+@router.get("/replays/{replay_id}", tags=["replays"])
+async def get_replay(request: Request, replay_id: str) -> dict[str, Any]:
+    """A replay's players and every step (seat, notation, text, chance, scores)."""
+    replay = await asyncio.to_thread(services(request).replays.get, replay_id)
+    return replay.summary()
+
+
+@router.get("/replays/{replay_id}/frames/{step}", tags=["replays"])
+async def get_frame(request: Request, replay_id: str, step: int) -> dict[str, Any]:
+    """The public position after ``step`` steps (0 = the start), with its SVG."""
+    replay = await asyncio.to_thread(services(request).replays.get, replay_id)
+    return await asyncio.to_thread(replay.frame, step)

@@ -1,0 +1,184 @@
+"""One live game: the single authority on every move.
+
+A :class:`Session` is the stored setup, the stored log and the engine
+:class:`~tikal.game.Game` obtained by replaying that log.  A move is checked by the
+engine, appended to storage (committed), and only then acknowledged and broadcast.
+The state counter (:attr:`Session.state`) is the sequence number of the last log
+entry; a move must name it, so stale or replayed moves are refused.
+
+The stored log and the engine's history are one model: each effective ``action``
+entry of the log is one :class:`~tikal.actions.LogStep` of ``game.history`` (the action
+and the chance outcomes it produced), after the setup step of the ``start`` entry.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..actions import LogStep, log_steps, parse_action
+from ..errors import IllegalAction, NotationError, RecordError
+from ..game import Game
+from ..messages import Message, render
+from .errors import ServerError
+from .storage import GameRecord, LogEntry, Storage, StorageConflict
+
+#: Refusal when the game is over (the engine's words for the phase).
+GAME_OVER = Message("refuse.wrong_phase", {"now": Message("phase.over")})
+
+
+# ------------------------------------------------------------------ the log model
+
+
+def effective_entries(log: list[LogEntry]) -> list[LogEntry]:
+    """The ``action`` entries that still count: undone ones removed (no ``start`` entry)."""
+    effective: list[LogEntry] = []
+    for entry in log:
+        if entry.kind == "undo":
+            if not effective or effective[-1].chance:
+                raise RecordError(entry.seq, "undo across a reveal in the stored log")
+            effective.pop()
+        elif entry.kind == "action":
+            effective.append(entry)
+    return effective
+
+
+def entry_of(step: LogStep, seq: int, seat: int) -> LogEntry:
+    """The stored form of one step of the engine's history."""
+    if step.action is None:
+        return LogEntry(seq=seq, kind="start", seat=-1, chance=tuple(map(str, step.chance)))
+    return LogEntry(seq=seq, kind="action", seat=seat, action=str(step.action),
+                    chance=tuple(map(str, step.chance)))
+
+
+def step_of(entry: LogEntry) -> LogStep:
+    """The engine step of one stored ``start`` or ``action`` entry."""
+    action = parse_action(entry.action) if entry.action is not None else None
+    return LogStep(action, tuple(parse_action(text) for text in entry.chance))
+
+
+def rebuild(game: GameRecord, log: list[LogEntry]) -> Game:
+    """Replay a stored game exactly (chance outcomes forced from the log)."""
+    if not log or log[0].kind != "start":
+        raise RecordError(0, "stored log has no start entry")
+    texts: list[str] = []
+    for step in [step_of(log[0]), *map(step_of, effective_entries(log[1:]))]:
+        if step.action is not None:
+            texts.append(str(step.action))
+        texts.extend(map(str, step.chance))
+    record = {
+        "format": "tikal-record", "version": 1, "rules": game.rules, "options": game.options,
+        "players": game.players, "seed": game.seed, "log": texts,
+    }
+    return Game.from_record(record)
+
+
+# ------------------------------------------------------------------ sessions
+
+
+@dataclass
+class Session:
+    record: GameRecord
+    game: Game
+    log: list[LogEntry]
+    storage: Storage
+    lock: threading.RLock = field(default_factory=threading.RLock)
+    bots: dict[int, Any] = field(default_factory=dict)
+    bot_busy: bool = False
+
+    @property
+    def state(self) -> int:
+        return self.log[-1].seq if self.log else 0
+
+    @property
+    def game_id(self) -> str:
+        return self.record.game_id
+
+    @property
+    def names(self) -> list[str]:
+        return [seat.name for seat in self.record.seats]
+
+    def actors(self) -> list[int]:
+        """The seat that played each step of the game after the setup, in order."""
+        return [entry.seat for entry in effective_entries(self.log[1:])]
+
+    def seats_for(self, token: str | None) -> tuple[int, ...]:
+        """The seats a token may act for; () for spectators (no token)."""
+        if not token:
+            return ()
+        seats = self.record.tokens.get(token) if isinstance(token, str) else None
+        if seats is None:
+            raise ServerError("bad_token", "this link's token does not belong to this game", 403)
+        return seats
+
+    def bot_to_move(self) -> int | None:
+        """The seat to act if a bot plays it, else None."""
+        if self.game.is_over:
+            return None
+        seat = self.game.current
+        return seat if self.record.seats[seat].kind == "bot" else None
+
+    # -- moves (call with the lock held) -------------------------------------
+
+    def check_turn(self, seats: tuple[int, ...], state: Any) -> int:
+        """The seat that acts now, if ``seats`` include it and ``state`` is current."""
+        if not seats:
+            raise ServerError("forbidden", "spectators cannot act; open a seat's invite link", 403)
+        if not isinstance(state, int) or isinstance(state, bool):
+            raise ServerError("bad_request", "'state' (the state counter) must be an integer")
+        if state != self.state:
+            raise ServerError(
+                "stale", f"the game has moved on (state {self.state}, your move was for "
+                f"{state}); your screen is now up to date", 409, state=self.state,
+            )
+        game = self.game
+        if game.is_over:
+            raise ServerError("illegal", render(GAME_OVER), 422, rule="END-2", state=self.state,
+                              reason=GAME_OVER)
+        if game.current not in seats:
+            who = self.record.seats[game.current].name
+            raise ServerError(
+                "not_your_turn", f"it is {who}'s turn, not yours", 403, state=self.state
+            )
+        return game.current
+
+    def apply(self, seat: int, text: str) -> None:
+        """Play ``text`` for ``seat`` and store it; ServerError if the engine refuses."""
+        game = self.game
+        try:
+            action = parse_action(text)
+        except NotationError as exc:
+            raise ServerError.notation(exc, self.state) from None
+        before = game.clone()
+        start = len(game.history)
+        try:
+            game.apply(action)
+        except IllegalAction as exc:
+            raise ServerError.illegal(exc, self.state) from None
+        step = log_steps(game.history[start:])[-1]
+        self._store(entry_of(step, self.state + 1, seat), before)
+
+    def undo(self, seat: int) -> None:
+        """Take back the last action of the turn for ``seat`` and store the undo."""
+        game = self.game
+        before = game.clone()
+        try:
+            game.undo()
+        except IllegalAction as exc:
+            raise ServerError.illegal(exc, self.state) from None
+        self._store(LogEntry(seq=self.state + 1, kind="undo", seat=seat), before)
+
+    def _store(self, entry: LogEntry, before: Game) -> None:
+        try:
+            self.storage.append(self.game_id, entry)
+        except StorageConflict:
+            self.game = before
+            raise ServerError("stale", "another move was stored first", 409,
+                              state=self.state) from None
+        except Exception:
+            self.game = before
+            raise
+        self.log.append(entry)
+        if self.game.is_over:
+            self.storage.set_status(self.game_id, "over")
