@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import ast
+import doctest
 import random
 import xml.etree.ElementTree as ET
+from pathlib import Path
 
 import pytest
 
 import tikal.svg
-from tikal import Game, label
-from tikal.svg import SEATS
+from tikal import Game, hexes, label
+from tikal.seats import seat_look, seat_table
 
 NS = "{http://www.w3.org/2000/svg}"
+#: the element drawing each seat shape, and its number of points for polygons
+SHAPE_ELEMENTS = {"circle": ("circle", 0), "square": ("rect", 0), "triangle": ("polygon", 3),
+                  "diamond": ("polygon", 4)}
 
 
 def played(rules: str, players: int, steps: int, seed: int = 1) -> Game:
@@ -28,6 +34,46 @@ def played(rules: str, players: int, steps: int, seed: int = 1) -> Game:
 
 def parse(svg: str) -> ET.Element:
     return ET.fromstring(svg)
+
+
+def definitions(root: ET.Element) -> dict[str, ET.Element]:
+    """The shapes under ``<defs>``, by id; each id is defined once."""
+    found: dict[str, ET.Element] = {}
+    for defs in root.iter(f"{NS}defs"):
+        for shape in defs:
+            key = shape.attrib["id"]
+            assert key not in found, f"{key} defined twice"
+            found[key] = shape
+    return found
+
+
+def uses(root: ET.Element) -> list[ET.Element]:
+    return list(root.iter(f"{NS}use"))
+
+
+def target(use: ET.Element, defined: dict[str, ET.Element]) -> ET.Element:
+    href = use.attrib["href"]
+    assert href.startswith("#") and href[1:] in defined, f"{href} is not defined"
+    return defined[href[1:]]
+
+
+def drawn_shapes(group: ET.Element, defined: dict[str, ET.Element]) -> list[ET.Element]:
+    """The basic shapes a group draws, its ``<use>`` elements followed into ``<defs>``."""
+    if group.tag == f"{NS}defs":
+        return []
+    if group.tag == f"{NS}use":
+        return drawn_shapes(target(group, defined), defined)
+    if group.tag in {f"{NS}{t}" for t in ("circle", "rect", "polygon", "path", "ellipse")}:
+        return [group]
+    return [shape for child in group for shape in drawn_shapes(child, defined)]
+
+
+def is_seat_mark(element: ET.Element, seat: int) -> bool:
+    look = seat_look(seat)
+    tag, corners = SHAPE_ELEMENTS[look.shape]
+    if element.tag != f"{NS}{tag}" or element.attrib.get("fill") != look.colour:
+        return False
+    return not corners or len(element.attrib["points"].split()) == corners
 
 
 def spaces(root: ET.Element) -> dict[str, ET.Element]:
@@ -121,14 +167,127 @@ def test_tile_pictures_turn_the_stones(rotation: int) -> None:
     spec = Game.new("standard", 2, seed=1).rules.tile("A.1")
     svg = tikal.svg.tile(spec, rotation)
     root = parse(svg)
-    stones = [c for c in root.iter(f"{NS}circle") if c.attrib.get("fill") == tikal.svg.STONE_FILL]
+    stones = [c for c in drawn_shapes(root, definitions(root))
+              if c.tag == f"{NS}circle" and c.attrib.get("fill") == tikal.svg.STONE_FILL]
     assert len(stones) == sum(spec.stones)
+    # one row of stones per edge, the north row turned to its edge
+    turns = {int(u.attrib.get("transform", "rotate(0)")[7:-1]) // 60
+             for u in uses(root) if "stones" in u.attrib["href"]}
+    assert turns == {d for d, n in enumerate(hexes.rotate(spec.stones, rotation)) if n}
     assert tikal.svg.tile("A.1", rotation) == svg
 
 
 def test_players_differ_by_shape_as_well_as_colour() -> None:
-    assert len({s.shape for s in SEATS}) == len(SEATS) == len({s.colour for s in SEATS})
+    seats = seat_table()
+    assert len({s.shape for s in seats}) == len(seats) == len({s.colour for s in seats})
     marks = [tikal.svg.chip(p) for p in range(4)]
     assert len(set(marks)) == 4
+    for p, mark in enumerate(marks):
+        root = parse(mark)
+        assert root.attrib["aria-label"] == f"{seat_look(p).name} worker"
+        assert [is_seat_mark(e, p) for e in drawn_shapes(root, definitions(root))] == [True]
     assert ">L</text>" in tikal.svg.chip(0, leader=True)
     assert ">3</text>" in tikal.svg.chip(1, count=3)
+
+
+def test_repeated_shapes_are_defined_once_and_used() -> None:
+    game = played("standard", 4, 300, seed=3)
+    svg = tikal.svg.board(game)
+    root = parse(svg)
+    defined = definitions(root)
+    drawn = uses(root)
+    assert root.find(f"{NS}defs") is not None and drawn
+    assert {target(u, defined).attrib["id"] for u in drawn} <= set(defined)
+    # one outline per space, every one a <use> of a shared hex
+    for space in spaces(root).values():
+        outlines = [u for u in space.iter(f"{NS}use") if "hex" in u.attrib.get("class", "")]
+        assert len(outlines) == 1
+        assert target(outlines[0], defined).tag == f"{NS}polygon"
+    # every polygon (outlines, triangles, diamonds, tents, flags, volcanoes) lives in <defs>
+    in_defs = sum(len(list(shape.iter(f"{NS}polygon"))) for shape in defined.values())
+    assert svg.count("<polygon") == in_defs
+
+
+def test_every_seat_is_drawn_in_its_own_colour_and_shape() -> None:
+    game = played("standard", 4, 300, seed=3)
+    root = parse(tikal.svg.board(game))
+    defined = definitions(root)
+    seen = set()
+    for group in root.iter(f"{NS}g"):
+        kind = group.attrib.get("class")
+        if kind not in {"fig", "camp", "guard"}:
+            continue
+        seat = int(group.attrib["data-seat"])
+        seen.add((kind, seat))
+        title = group.find(f"{NS}title")
+        assert title is not None and seat_look(seat).name in (title.text or "")
+        shapes = drawn_shapes(group, defined)
+        if kind == "fig":
+            assert any(is_seat_mark(e, seat) for e in shapes)
+            if group.attrib["data-fig"] == "L":  # bigger, double-ringed, with an L
+                assert len(shapes) == 2 and shapes[0].attrib["fill"] == "#ffffff"
+        else:  # camps and guards: filled with the seat's colour
+            assert seat_look(seat).colour in {e.attrib.get("fill") for e in shapes}
+    assert {seat for kind, seat in seen if kind == "fig"} == set(range(4))
+    assert ("camp", game.camps[next(iter(game.camps))]) in seen
+
+
+def test_tile_fragments_fit_the_board_of_the_same_size() -> None:
+    """The web app lays ``tile_group`` fragments (the ghost tile) over the board."""
+    game = Game.new("standard", 2, seed=1)
+    defined = definitions(parse(tikal.svg.board(game)))
+    for spec in game.rules.tiles_by_id.values():
+        for rotation in range(6):
+            fragment = ET.fromstring(
+                f'<g xmlns="http://www.w3.org/2000/svg">{tikal.svg.tile_group(spec, rotation)}</g>'
+            )
+            for use in uses(fragment):
+                target(use, defined)
+            assert len(drawn_shapes(fragment, defined)) > sum(spec.stones)
+
+
+def test_shared_ids_mean_the_same_shape_in_every_picture() -> None:
+    """Pictures inlined in one page may repeat an id: it must then define the same shape."""
+    pictures = [
+        tikal.svg.board(played("standard", 4, 300, seed=3)),
+        tikal.svg.board(played("demo", 2, 60)),
+        tikal.svg.tile("B.2", 3),
+        tikal.svg.chip(1, leader=True),
+        tikal.svg.chip(1, leader=True, size=22.0),
+    ]
+    seen: dict[str, str] = {}
+    for picture in pictures:
+        for key, shape in definitions(parse(picture)).items():
+            text = ET.tostring(shape, encoding="unicode")
+            assert seen.setdefault(key, text) == text, key
+
+
+def test_text_is_escaped_and_titles_name_every_space() -> None:
+    game = Game.new("standard", 2, seed=1)
+    root = parse(tikal.svg.board(game, highlight={"A4": "<2 & 3>"}))
+    texts = [t.text for t in spaces(root)["A4"].iter(f"{NS}text")]
+    assert "<2 & 3>" in texts
+    for name, space in spaces(root).items():
+        title = space.find(f"{NS}title")
+        assert title is not None and (title.text or "").startswith(name)
+
+
+def test_module_examples_and_notebook_picture() -> None:
+    failures, tried = doctest.testmod(tikal.svg)
+    assert tried >= 4 and failures == 0
+    game = played("standard", 3, 40)
+    assert game._repr_svg_() == tikal.svg.board(game)
+    for old in ("SEATS", "Seat", "seat_info"):
+        assert not hasattr(tikal.svg, old)
+
+
+def test_svg_imports_only_the_engine_core() -> None:
+    """tikal.game imports tikal.svg (for ``_repr_svg_``), so svg must not import it back."""
+    tree = ast.parse(Path(tikal.svg.__file__).read_text(encoding="utf-8"))
+    local: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom):
+            assert node.level == 1 or not (node.module or "").startswith("tikal")
+            if node.level == 1:
+                local |= {node.module} if node.module else {a.name for a in node.names}
+    assert local <= {"state", "view", "hexes", "components", "seats"}, local

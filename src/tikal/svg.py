@@ -2,8 +2,11 @@
 
 >>> from tikal import Game
 >>> import tikal.svg
->>> picture = tikal.svg.board(Game.new("demo", 2, seed=1))
+>>> game = Game.new("demo", 2, seed=1)
+>>> picture = tikal.svg.board(game)
 >>> picture.startswith("<svg")
+True
+>>> game._repr_svg_() == picture  # so a game shows its board in Jupyter
 True
 
 Everything drawn is public information [HIDDEN-1]: a treasure tile shows how
@@ -16,38 +19,35 @@ so a web page can add interaction to the picture without parsing geometry.
 
 Players are told apart by colour *and* shape (circle, square, triangle,
 diamond), the leader by a bigger double-ringed mark with an ``L``, so the
-pictures stay readable for colour-blind players and in black and white.
+pictures stay readable for colour-blind players and in black and white.  Each
+seat's look comes from :mod:`tikal.seats`, the table every front end shares.
+
+The pictures are built as :mod:`xml.etree.ElementTree` trees and serialised
+once.  Every shape drawn more than once (hex outline, stones, tile icons, each
+seat's worker, leader, camp and guard) is defined once under ``<defs>`` and
+drawn with ``<use href="#tk-...">``.  A definition's id names everything its
+content depends on (e.g. ``tk-hex-50`` for the outline of a tile of size 50),
+so several pictures inlined in one page may share ids without clashing.
 """
 
 from __future__ import annotations
 
+import html
 import math
-from collections.abc import Iterable, Mapping
-from html import escape
-from typing import Final, NamedTuple
+import re
+import xml.etree.ElementTree as ET
+from collections.abc import Callable, Iterable, Mapping
+from functools import partial
+from typing import Final
 
 from . import hexes
 from .components import BASECAMP, JUNGLE, TEMPLE, TREASURE, VOLCANO, TileSpec, rule_set
+from .seats import seat_look
 from .state import GameState
 from .view import View
 
 SQRT3: Final = math.sqrt(3)
-
-
-class Seat(NamedTuple):
-    name: str
-    colour: str
-    ink: str  # text colour on the fill
-    shape: str
-
-
-#: Okabe-Ito colours (safe for the common colour-vision deficiencies) plus a shape each.
-SEATS: Final = (
-    Seat("Blue", "#0072B2", "#ffffff", "circle"),
-    Seat("Red", "#D55E00", "#ffffff", "square"),
-    Seat("Yellow", "#F0E442", "#1b1b1b", "triangle"),
-    Seat("Pink", "#CC79A7", "#1b1b1b", "diamond"),
-)
+SVG_NS: Final = "http://www.w3.org/2000/svg"
 
 KIND_FILL: Final = {
     BASECAMP: "#d8c48f",
@@ -58,13 +58,13 @@ KIND_FILL: Final = {
 }
 EMPTY_FILL: Final = "#efe9d2"
 STONE_FILL: Final = "#8a8578"
+OUTLINE: Final = "#1b1b1b"  # the outline of every player mark
 
 STYLE: Final = """
-.tk text{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif}
+.tk{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif}
 .tk .lbl{font-size:8.5px;fill:#2b2a23;opacity:.8}
 .tk .empty .lbl{fill:#e9f0e4;opacity:.7}
 .tk .val{font-size:17px;font-weight:700;fill:#1d1c18}
-.tk .small{font-size:8px;fill:#1d1c18}
 .tk .cnt{font-size:10px;font-weight:700}
 .tk .hex{stroke:#3f3b30;stroke-width:1.2}
 .tk .empty .hex{stroke:#7f9a83;stroke-dasharray:4 3;fill:#3d5c44}
@@ -74,8 +74,7 @@ STYLE: Final = """
 """
 
 
-def seat_info(seat: int) -> Seat:
-    return SEATS[seat % len(SEATS)]
+# ---------------------------------------------------------------- building blocks
 
 
 def _num(value: float) -> str:
@@ -85,6 +84,80 @@ def _num(value: float) -> str:
 
 def _points(points: Iterable[tuple[float, float]]) -> str:
     return " ".join(f"{_num(x)},{_num(y)}" for x, y in points)
+
+
+def _attrs(values: Mapping[str, object]) -> dict[str, str]:
+    """Keyword arguments as SVG attributes: ``stroke_width`` -> ``stroke-width``,
+    ``class_`` -> ``class``; numbers rounded to two decimals; ``None`` left out."""
+    out = {}
+    for key, value in values.items():
+        if value is None:
+            continue
+        name = key.rstrip("_").replace("_", "-")
+        out[name] = _num(value) if isinstance(value, float) else str(value)
+    return out
+
+
+def _node(tag: str, text: str | None = None, /, **attrs: object) -> ET.Element:
+    element = ET.Element(tag, _attrs(attrs))
+    element.text = text
+    return element
+
+
+def _child(parent: ET.Element, tag: str, text: str | None = None, /, **attrs: object) -> ET.Element:
+    element = ET.SubElement(parent, tag, _attrs(attrs))
+    element.text = text
+    return element
+
+
+def _group(*children: ET.Element) -> ET.Element:
+    group = ET.Element("g")
+    group.extend(children)
+    return group
+
+
+def _id(*parts: object) -> str:
+    """A definition's id, naming everything its content depends on: ``tk-hex-50``."""
+    words = [_num(p) if isinstance(p, (int, float)) else str(p) for p in parts]
+    return "-".join(["tk", *words]).replace(".", "_")
+
+
+def _svg(**attrs: object) -> ET.Element:
+    return _node("svg", xmlns=SVG_NS, **attrs)
+
+
+def _text(element: ET.Element) -> str:
+    return ET.tostring(element, encoding="unicode")
+
+
+class _Defs:
+    """The shapes of one picture, each defined once under ``<defs>`` and drawn with ``<use>``."""
+
+    def __init__(self) -> None:
+        self.shapes: dict[str, ET.Element] = {}
+
+    def define(self, key: str, make: Callable[[], ET.Element]) -> str:
+        if key not in self.shapes:
+            shape = make()
+            shape.set("id", key)
+            self.shapes[key] = shape
+        return "#" + key
+
+    def use(
+        self, parent: ET.Element, key: str, make: Callable[[], ET.Element], x: float = 0,
+        y: float = 0, **attrs: object,
+    ) -> ET.Element:
+        """Draw shape ``key`` (made by ``make`` the first time) with its origin at (x, y)."""
+        href = self.define(key, make)
+        return _child(parent, "use", href=href, x=x or None, y=y or None, **attrs)
+
+    def element(self) -> ET.Element:
+        defs = ET.Element("defs")
+        defs.extend(self.shapes.values())
+        return defs
+
+
+# ---------------------------------------------------------------- geometry and marks
 
 
 def hex_corners(cx: float, cy: float, size: float) -> list[tuple[float, float]]:
@@ -102,165 +175,231 @@ def _edge_corners(direction: int, size: float) -> tuple[tuple[float, float], tup
     return (size * math.cos(a), size * math.sin(a)), (size * math.cos(b), size * math.sin(b))
 
 
-def shape(
-    kind: str, x: float, y: float, r: float, fill: str, stroke: str = "#1b1b1b",
-    width: float = 1.2, extra: str = "",
-) -> str:
+def _shape(kind: str, x: float, y: float, r: float, /, **attrs: object) -> ET.Element:
     """One player mark: circle, square, triangle or diamond of 'radius' ``r`` at (x, y)."""
-    common = f'fill="{fill}" stroke="{stroke}" stroke-width="{_num(width)}"{extra}'
     if kind == "square":
         s = r * 0.9
-        return f'<rect x="{_num(x - s)}" y="{_num(y - s)}" width="{_num(2 * s)}" ' \
-               f'height="{_num(2 * s)}" rx="1.5" {common}/>'
+        return _node("rect", x=x - s, y=y - s, width=2 * s, height=2 * s, rx=1.5, **attrs)
     if kind == "triangle":
         pts = [(x, y - r * 1.15), (x + r * 1.1, y + r * 0.8), (x - r * 1.1, y + r * 0.8)]
-        return f'<polygon points="{_points(pts)}" {common}/>'
+        return _node("polygon", points=_points(pts), **attrs)
     if kind == "diamond":
         pts = [(x, y - r * 1.2), (x + r * 1.05, y), (x, y + r * 1.2), (x - r * 1.05, y)]
-        return f'<polygon points="{_points(pts)}" {common}/>'
-    return f'<circle cx="{_num(x)}" cy="{_num(y)}" r="{_num(r)}" {common}/>'
+        return _node("polygon", points=_points(pts), **attrs)
+    return _node("circle", cx=x, cy=y, r=r, **attrs)
+
+
+def shape(
+    kind: str, x: float, y: float, r: float, fill: str, stroke: str = OUTLINE,
+    width: float = 1.2, extra: str = "",
+) -> str:
+    """One player mark as an SVG element string; ``extra`` holds more attributes
+    (``name="value" ...``)."""
+    element = _shape(kind, x, y, r, fill=fill, stroke=stroke, stroke_width=float(width))
+    for name, value in re.findall(r'([\w:.-]+)\s*=\s*"([^"]*)"', extra):
+        element.set(name, html.unescape(value))
+    return _text(element)
+
+
+def _label_offset(kind: str, r: float) -> float:
+    return r * (0.38 if kind == "triangle" else 0.36)
+
+
+def _worker_shape(seat: int, r: float) -> ET.Element:
+    look = seat_look(seat)
+    return _shape(look.shape, 0, 0, r, fill=look.colour, stroke=OUTLINE, stroke_width=1.1)
+
+
+def _leader_shape(seat: int, r: float) -> ET.Element:
+    look = seat_look(seat)
+    return _group(
+        _shape(look.shape, 0, 0, r * 1.28, fill="#ffffff", stroke=OUTLINE, stroke_width=1.4),
+        _shape(look.shape, 0, 0, r, fill=look.colour, stroke=OUTLINE, stroke_width=1.1),
+        _node("text", "L", y=_label_offset(look.shape, r), text_anchor="middle",
+              font_size=r * 1.05, font_weight=700, fill=look.ink),
+    )
+
+
+def _mark(
+    defs: _Defs, parent: ET.Element, seat: int, leader: bool, count: int | None, x: float,
+    y: float, r: float,
+) -> None:
+    """A worker (with ``count`` written on it) or the leader of ``seat``, centred on (x, y)."""
+    if leader:
+        defs.use(parent, _id("leader", seat, r), partial(_leader_shape, seat, r), x, y)
+        return
+    defs.use(parent, _id("worker", seat, r), partial(_worker_shape, seat, r), x, y)
+    if count is not None:
+        look = seat_look(seat)
+        label = str(count)
+        _child(parent, "text", label, x=x, y=y + _label_offset(look.shape, r),
+               text_anchor="middle", font_size=r * (1.05 if len(label) < 2 else 0.85),
+               font_weight=700, fill=look.ink)
 
 
 def chip(seat: int, leader: bool = False, count: int | None = None, size: float = 22) -> str:
     """A small standalone SVG of one player's mark (for score boards and legends)."""
-    info = seat_info(seat)
+    defs = _Defs()
+    root = _svg(class_="chip", width=float(size), height=float(size),
+                viewBox=f"0 0 {_num(size)} {_num(size)}", role="img",
+                aria_label=f"{seat_look(seat).name} {'leader' if leader else 'worker'}")
+    root.append(defs_element := ET.Element("defs"))
     half = size / 2
-    body = _figure_mark(seat, leader, count, half, half, size / 2.6)
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="chip" width="{_num(size)}" '
-        f'height="{_num(size)}" viewBox="0 0 {_num(size)} {_num(size)}" role="img" '
-        f'aria-label="{escape(info.name)} {"leader" if leader else "worker"}">{body}</svg>'
-    )
-
-
-def _figure_mark(seat: int, leader: bool, count: int | None, x: float, y: float, r: float) -> str:
-    info = seat_info(seat)
-    parts = []
-    if leader:
-        parts.append(shape(info.shape, x, y, r * 1.28, "#ffffff", "#1b1b1b", 1.4))
-        parts.append(shape(info.shape, x, y, r, info.colour, "#1b1b1b", 1.1))
-        label = "L"
-    else:
-        parts.append(shape(info.shape, x, y, r, info.colour, "#1b1b1b", 1.1))
-        label = "" if count is None else str(count)
-    if label:
-        dy = r * 0.38 if info.shape == "triangle" else r * 0.36
-        size = r * (1.05 if len(label) < 2 else 0.85)
-        parts.append(
-            f'<text x="{_num(x)}" y="{_num(y + dy)}" text-anchor="middle" '
-            f'font-size="{_num(size)}" font-weight="700" fill="{info.ink}">{label}</text>'
-        )
-    return "".join(parts)
+    _mark(defs, root, seat, leader, count, half, half, size / 2.6)
+    defs_element.extend(defs.element())
+    return _text(root)
 
 
 # ---------------------------------------------------------------- tiles
 
 
-def _stones(stones: tuple[int, ...], size: float) -> str:
-    out = []
-    spots = {1: (0.5,), 2: (0.33, 0.67), 3: (0.2, 0.5, 0.8)}
-    r = size * 0.075
-    for d, count in enumerate(stones):
-        if not count:
-            continue
-        (ax, ay), (bx, by) = _edge_corners(d, size)
-        for t in spots[min(count, 3)]:
-            px, py = ax + (bx - ax) * t, ay + (by - ay) * t
-            px, py = px * 0.88, py * 0.88
-            out.append(
-                f'<circle cx="{_num(px)}" cy="{_num(py)}" r="{_num(r)}" fill="{STONE_FILL}" '
-                f'stroke="#2e2b25" stroke-width="0.9"/>'
-            )
-    return "".join(out)
+def _hex_shape(size: float) -> ET.Element:
+    # no fill or stroke of its own: the <use class="hex"> (and the page's CSS) gives them
+    return _node("polygon", points=_points(hex_corners(0, 0, size)))
 
 
-def _icon(spec: TileSpec, size: float, level: int | None, tokens: int | None) -> str:
+def _stone_row(count: int, size: float) -> ET.Element:
+    """``count`` stones along the north edge; other edges are this row turned."""
+    spots = {1: (0.5,), 2: (0.33, 0.67), 3: (0.2, 0.5, 0.8)}[count]
+    (ax, ay), (bx, by) = _edge_corners(0, size)
+    return _group(*(
+        _node("circle", cx=(ax + (bx - ax) * t) * 0.88, cy=(ay + (by - ay) * t) * 0.88,
+              r=size * 0.075, fill=STONE_FILL, stroke="#2e2b25", stroke_width=0.9)
+        for t in spots
+    ))
+
+
+def _temple_shape(size: float, dug: bool) -> ET.Element:
+    s = size / 50
+    y = -16 * s
+    steps = [
+        _node("rect", x=-13 * s - w * s / 2, y=y + (4 - 5 * i) * s, width=w * s, height=5 * s,
+              fill="#8d846f", stroke="#3f3b30", stroke_width=0.6)
+        for i, w in enumerate((16, 11, 6))
+    ]
+    plaque = (
+        _node("rect", x=-1 * s, y=y - 11 * s, width=22 * s, height=20 * s, rx=2,
+              fill="#fffdf4", stroke="#3f3b30", stroke_width=1)
+        if dug
+        else _node("circle", cx=10 * s, cy=y - 1 * s, r=10.5 * s, fill="#f4efe0",
+                   stroke="#3f3b30", stroke_width=1)
+    )
+    return _group(*steps, plaque)
+
+
+def _jungle_shape(size: float) -> ET.Element:
+    s = size / 50
+    y = -16 * s
+    trees = []
+    for tx, th in ((-10, 13), (2, 17), (13, 12)):
+        trees.append(_node("rect", x=(tx - 1) * s, y=y, width=2 * s, height=8 * s, fill="#5a3d22"))
+        trees.append(_node("circle", cx=tx * s, cy=y - th * s / 3, r=th * s / 2.2,
+                           fill="#2f6b2a", stroke="#1d3f1a", stroke_width=0.8))
+    return _group(*trees)
+
+
+def _mask_shape(size: float) -> ET.Element:
+    s = size / 50
+    return _group(
+        _node("ellipse", rx=4.5 * s, ry=6 * s, fill="#6b4a12", stroke="#2b1d05", stroke_width=0.8),
+        _node("circle", cx=-1.6 * s, cy=-1.5 * s, r=1 * s, fill="#f3d27a"),
+        _node("circle", cx=1.6 * s, cy=-1.5 * s, r=1 * s, fill="#f3d27a"),
+    )
+
+
+def _volcano_shape(size: float) -> ET.Element:
+    s = size / 50
+    cone = [(-22 * s, 10 * s), (-6 * s, -18 * s), (6 * s, -18 * s), (22 * s, 10 * s)]
+    smoke = (
+        f"M{_num(-3 * s)},{_num(-20 * s)} q{_num(-4 * s)},{_num(-8 * s)} "
+        f"{_num(2 * s)},{_num(-12 * s)}"
+    )
+    return _group(
+        _node("polygon", points=_points(cone), fill="#8a4b2f", stroke="#2a1510", stroke_width=1),
+        _node("ellipse", cy=-18 * s, rx=6 * s, ry=2.5 * s, fill="#ff8a1f"),
+        _node("path", d=smoke, stroke="#ff8a1f", stroke_width=2 * s, fill="none"),
+    )
+
+
+def _basecamp_shape(size: float) -> ET.Element:
+    s = size / 50
+    y = -16 * s
+    flag = [(-6 * s, y - 14 * s), (8 * s, y - 9 * s), (-6 * s, y - 4 * s)]
+    return _group(
+        _node("line", x1=-6 * s, y1=y + 8 * s, x2=-6 * s, y2=y - 14 * s, stroke="#3f3b30",
+              stroke_width=1.6 * s),
+        _node("polygon", points=_points(flag), fill="#b3261e"),
+        _node("text", "BASE", x=4 * s, y=y + 8 * s, font_size=8 * s, font_weight=700,
+              fill="#1d1c18"),
+    )
+
+
+def _icon(
+    defs: _Defs, parent: ET.Element, spec: TileSpec, size: float, level: int | None,
+    tokens: int | None,
+) -> None:
     s = size / 50
     y = -16 * s
     if spec.kind == TEMPLE:
-        value = spec.value if level is None else level
-        steps = []
-        for i, w in enumerate((16, 11, 6)):
-            steps.append(
-                f'<rect x="{_num(-13 * s - w * s / 2)}" y="{_num(y + (4 - 5 * i) * s)}" '
-                f'width="{_num(w * s)}" height="{_num(5 * s)}" fill="#8d846f" '
-                f'stroke="#3f3b30" stroke-width="0.6"/>'
-            )
         dug = level is not None and level > spec.value
-        plaque = (
-            f'<rect x="{_num(-1 * s)}" y="{_num(y - 11 * s)}" width="{_num(22 * s)}" '
-            f'height="{_num(20 * s)}" rx="2" fill="#fffdf4" stroke="#3f3b30" stroke-width="1"/>'
-            if dug
-            else f'<circle cx="{_num(10 * s)}" cy="{_num(y - 1 * s)}" r="{_num(10.5 * s)}" '
-            f'fill="#f4efe0" stroke="#3f3b30" stroke-width="1"/>'
-        )
-        text = (
-            f'<text class="val" x="{_num(10 * s)}" y="{_num(y + 5 * s)}" text-anchor="middle" '
-            f'font-size="{_num(16 * s)}">{value}</text>'
-        )
-        return "".join(steps) + plaque + text
-    if spec.kind == JUNGLE:
-        trees = []
-        for tx, th in ((-10, 13), (2, 17), (13, 12)):
-            trees.append(
-                f'<rect x="{_num((tx - 1) * s)}" y="{_num(y)}" width="{_num(2 * s)}" '
-                f'height="{_num(8 * s)}" fill="#5a3d22"/>'
-                f'<circle cx="{_num(tx * s)}" cy="{_num(y - th * s / 3)}" r="{_num(th * s / 2.2)}" '
-                f'fill="#2f6b2a" stroke="#1d3f1a" stroke-width="0.8"/>'
-            )
-        return "".join(trees)
-    if spec.kind == TREASURE:
+        defs.use(parent, _id("temple", "dug" if dug else "new", size),
+                 partial(_temple_shape, size, dug))
+        value = spec.value if level is None else level
+        _child(parent, "text", str(value), class_="val", x=10 * s, y=y + 5 * s,
+               text_anchor="middle", font_size=16 * s)
+    elif spec.kind == JUNGLE:
+        defs.use(parent, _id("jungle", size), partial(_jungle_shape, size))
+    elif spec.kind == TREASURE:
         n = tokens if tokens is not None else spec.masks
-        marks = []
         for i in range(min(n, 4)):
-            mx = (-22 + 8 * i) * s
-            marks.append(
-                f'<ellipse cx="{_num(mx)}" cy="{_num(y)}" rx="{_num(4.5 * s)}" '
-                f'ry="{_num(6 * s)}" fill="#6b4a12" stroke="#2b1d05" stroke-width="0.8"/>'
-                f'<circle cx="{_num(mx - 1.6 * s)}" cy="{_num(y - 1.5 * s)}" r="{_num(1 * s)}" '
-                f'fill="#f3d27a"/><circle cx="{_num(mx + 1.6 * s)}" cy="{_num(y - 1.5 * s)}" '
-                f'r="{_num(1 * s)}" fill="#f3d27a"/>'
-            )
-        label = f"\u00d7{n}" if n else "empty"
-        marks.append(
-            f'<text class="cnt" x="{_num(20 * s)}" y="{_num(y + 4 * s)}" text-anchor="middle" '
-            f'font-size="{_num(11 * s)}" fill="#1d1c18">{label}</text>'
-        )
-        return "".join(marks)
-    if spec.kind == VOLCANO:
-        cone = [(-22 * s, 10 * s), (-6 * s, -18 * s), (6 * s, -18 * s), (22 * s, 10 * s)]
-        return (
-            f'<polygon points="{_points(cone)}" fill="#8a4b2f" stroke="#2a1510" '
-            f'stroke-width="1"/><ellipse cx="0" cy="{_num(-18 * s)}" rx="{_num(6 * s)}" '
-            f'ry="{_num(2.5 * s)}" fill="#ff8a1f"/>'
-            f'<path d="M{_num(-3 * s)},{_num(-20 * s)} q{_num(-4 * s)},{_num(-8 * s)} '
-            f'{_num(2 * s)},{_num(-12 * s)}" stroke="#ff8a1f" stroke-width="{_num(2 * s)}" '
-            f'fill="none"/>'
-        )
-    if spec.kind == BASECAMP:
-        flag = [(-6 * s, y - 14 * s), (8 * s, y - 9 * s), (-6 * s, y - 4 * s)]
-        return (
-            f'<line x1="{_num(-6 * s)}" y1="{_num(y + 8 * s)}" x2="{_num(-6 * s)}" '
-            f'y2="{_num(y - 14 * s)}" stroke="#3f3b30" stroke-width="{_num(1.6 * s)}"/>'
-            f'<polygon points="{_points(flag)}" fill="#b3261e"/>'
-            f'<text class="small" x="{_num(4 * s)}" y="{_num(y + 8 * s)}" '
-            f'font-size="{_num(8 * s)}" font-weight="700">BASE</text>'
-        )
-    return ""
+            defs.use(parent, _id("mask", size), partial(_mask_shape, size), (-22 + 8 * i) * s, y)
+        _child(parent, "text", f"\u00d7{n}" if n else "empty", class_="cnt", x=20 * s,
+               y=y + 4 * s, text_anchor="middle", font_size=11 * s, fill="#1d1c18")
+    elif spec.kind == VOLCANO:
+        defs.use(parent, _id("volcano", size), partial(_volcano_shape, size))
+    elif spec.kind == BASECAMP:
+        defs.use(parent, _id("basecamp", size), partial(_basecamp_shape, size))
+
+
+def _tile_kit(defs: _Defs, size: float) -> None:
+    """Define every shape a fresh tile of ``size`` may use, so that :func:`tile_group`
+    fragments can be laid over a board of that size (the web app's ghost tile)."""
+    defs.define(_id("hex", size), partial(_hex_shape, size))
+    for count in (1, 2, 3):
+        defs.define(_id("stones", count, size), partial(_stone_row, count, size))
+    defs.define(_id("temple", "new", size), partial(_temple_shape, size, False))
+    defs.define(_id("jungle", size), partial(_jungle_shape, size))
+    defs.define(_id("mask", size), partial(_mask_shape, size))
+    defs.define(_id("volcano", size), partial(_volcano_shape, size))
+    defs.define(_id("basecamp", size), partial(_basecamp_shape, size))
+
+
+def _tile(
+    defs: _Defs, spec: TileSpec, rotation: int, size: float, level: int | None,
+    tokens: int | None,
+) -> ET.Element:
+    group = _node("g", class_=f"tile {spec.kind}")
+    defs.use(group, _id("hex", size), partial(_hex_shape, size), class_="hex",
+             fill=KIND_FILL.get(spec.kind, EMPTY_FILL))
+    for direction, count in enumerate(hexes.rotate(spec.stones, rotation)):
+        if count:
+            n = min(count, 3)
+            defs.use(group, _id("stones", n, size), partial(_stone_row, n, size),
+                     transform=f"rotate({60 * direction})" if direction else None)
+    _icon(defs, group, spec, size, level, tokens)
+    return group
 
 
 def tile_group(
     spec: TileSpec, rotation: int, size: float = 50, *, level: int | None = None,
     tokens: int | None = None,
 ) -> str:
-    """The picture of one tile centred on (0, 0), as an SVG ``<g>`` fragment."""
-    stones = hexes.rotate(spec.stones, rotation)
-    fill = KIND_FILL.get(spec.kind, EMPTY_FILL)
-    poly = _points(hex_corners(0, 0, size))
-    return (
-        f'<g class="tile {spec.kind}"><polygon class="hex" points="{poly}" fill="{fill}"/>'
-        f"{_stones(stones, size)}{_icon(spec, size, level, tokens)}</g>"
-    )
+    """The picture of one tile centred on (0, 0), as an SVG ``<g>`` fragment.
+
+    Its ``<use>`` elements point at the ``<defs>`` of a :func:`board` drawn at the same
+    ``size``, which defines every shape a fresh tile needs: lay the fragment over the board.
+    """
+    return _text(_tile(_Defs(), spec, rotation, size, level, tokens))
 
 
 def tile(spec: TileSpec | str, rotation: int = 0, size: float = 50, rules: str = "standard") -> str:
@@ -268,12 +407,15 @@ def tile(spec: TileSpec | str, rotation: int = 0, size: float = 50, rules: str =
     if isinstance(spec, str):
         spec = rule_set(rules).tile(spec)
     w, h = 2 * size + 4, SQRT3 * size + 4
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="tk tile-svg" viewBox="{_num(-w / 2)} '
-        f'{_num(-h / 2)} {_num(w)} {_num(h)}" width="{_num(w)}" height="{_num(h)}" role="img" '
-        f'aria-label="{escape(spec.describe())}, turned {rotation}"><style>{STYLE}</style>'
-        f"{tile_group(spec, rotation, size)}</svg>"
-    )
+    defs = _Defs()
+    root = _svg(class_="tk tile-svg", viewBox=" ".join(_num(v) for v in (-w / 2, -h / 2, w, h)),
+                width=float(w), height=float(h), role="img",
+                aria_label=f"{spec.describe()}, turned {rotation}")
+    _child(root, "style", STYLE)
+    root.append(defs_element := ET.Element("defs"))
+    root.append(_tile(defs, spec, rotation, size, None, None))
+    defs_element.extend(defs.element())
+    return _text(root)
 
 
 # ---------------------------------------------------------------- board
@@ -298,60 +440,59 @@ def _figures(game: GameState, cell: int) -> list[tuple[int, bool, int]]:
     return found
 
 
-def _figure_layer(game: GameState, cell: int, size: float) -> str:
+def _figure_layer(defs: _Defs, parent: ET.Element, game: GameState, cell: int, size: float) -> None:
     figures = _figures(game, cell)
-    if not figures:
-        return ""
     s = size / 50
-    rows = [figures[:4], figures[4:]]
-    out = []
-    for row_index, row in enumerate(rows):
-        if not row:
-            continue
+    for row_index, row in enumerate((figures[:4], figures[4:])):
         y = (8 + 18 * row_index) * s
         width = 19 * s
         x0 = -width * (len(row) - 1) / 2
         for i, (p, leader, n) in enumerate(row):
-            x = x0 + i * width
-            who = f"{seat_info(p).name} {'leader' if leader else f'workers: {n}'}"
-            out.append(
-                f'<g class="fig" data-seat="{p}" data-fig="{"L" if leader else "W"}" '
-                f'data-cell="{hexes.label(cell)}" data-count="{n}"><title>{escape(who)}</title>'
-                f"{_figure_mark(p, leader, n, x, y, 7.4 * s)}</g>"
-            )
-    return "".join(out)
+            group = _child(parent, "g", class_="fig", data_seat=p, data_fig="L" if leader else "W",
+                           data_cell=hexes.label(cell), data_count=n)
+            who = "leader" if leader else f"workers: {n}"
+            _child(group, "title", f"{seat_look(p).name} {who}")
+            _mark(defs, group, p, leader, n, x0 + i * width, y, 7.4 * s)
 
 
-def _camp(owner: int, size: float) -> str:
+def _camp_shape(owner: int, size: float) -> ET.Element:
     s = size / 50
-    info = seat_info(owner)
-    x, y = -27 * s, -12 * s
-    tent = [(x - 9 * s, y + 7 * s), (x, y - 9 * s), (x + 9 * s, y + 7 * s)]
-    return (
-        f'<g class="camp" data-seat="{owner}"><title>{info.name} camp</title>'
-        f'<polygon points="{_points(tent)}" fill="{info.colour}" stroke="#1b1b1b" '
-        f'stroke-width="1.2"/>{shape(info.shape, x, y + 2 * s, 2.6 * s, "#ffffff", "#1b1b1b", 0.6)}'
-        f"</g>"
+    look = seat_look(owner)
+    tent = [(-9 * s, 7 * s), (0, -9 * s), (9 * s, 7 * s)]
+    return _group(
+        _node("polygon", points=_points(tent), fill=look.colour, stroke=OUTLINE, stroke_width=1.2),
+        _shape(look.shape, 0, 2 * s, 2.6 * s, fill="#ffffff", stroke=OUTLINE, stroke_width=0.6),
     )
 
 
-def _guard(owner: int, leader: bool, size: float) -> str:
+def _camp(defs: _Defs, parent: ET.Element, owner: int, size: float) -> None:
     s = size / 50
-    info = seat_info(owner)
-    x, y = 27 * s, -12 * s
+    group = _child(parent, "g", class_="camp", data_seat=owner)
+    _child(group, "title", f"{seat_look(owner).name} camp")
+    defs.use(group, _id("camp", owner, size), partial(_camp_shape, owner, size), -27 * s, -12 * s)
+
+
+def _guard_shape(owner: int, leader: bool, size: float) -> ET.Element:
+    s = size / 50
+    look = seat_look(owner)
     shield = (
-        f"M{_num(x - 8 * s)},{_num(y - 9 * s)} h{_num(16 * s)} v{_num(8 * s)} "
+        f"M{_num(-8 * s)},{_num(-9 * s)} h{_num(16 * s)} v{_num(8 * s)} "
         f"q0,{_num(8 * s)} {_num(-8 * s)},{_num(11 * s)} q{_num(-8 * s)},{_num(-3 * s)} "
         f"{_num(-8 * s)},{_num(-11 * s)} z"
     )
-    label = "G" + ("L" if leader else "")
-    return (
-        f'<g class="guard" data-seat="{owner}"><title>guarded by {info.name} '
-        f'{"leader" if leader else "worker"}</title><path d="{shield}" fill="{info.colour}" '
-        f'stroke="#1b1b1b" stroke-width="1.6"/>'
-        f'<text x="{_num(x)}" y="{_num(y + 2 * s)}" text-anchor="middle" '
-        f'font-size="{_num(8 * s)}" font-weight="800" fill="{info.ink}">{label}</text></g>'
+    return _group(
+        _node("path", d=shield, fill=look.colour, stroke=OUTLINE, stroke_width=1.6),
+        _node("text", "GL" if leader else "G", y=2 * s, text_anchor="middle", font_size=8 * s,
+              font_weight=800, fill=look.ink),
     )
+
+
+def _guard(defs: _Defs, parent: ET.Element, owner: int, leader: bool, size: float) -> None:
+    s = size / 50
+    group = _child(parent, "g", class_="guard", data_seat=owner)
+    _child(group, "title", f"guarded by {seat_look(owner).name} {'leader' if leader else 'worker'}")
+    defs.use(group, _id("guard", owner, "L" if leader else "W", size),
+             partial(_guard_shape, owner, leader, size), 27 * s, -12 * s)
 
 
 def _tile_title(game: GameState, cell: int) -> str:
@@ -364,9 +505,9 @@ def _tile_title(game: GameState, cell: int) -> str:
     if spec.kind == TREASURE:
         words.append(f"{len(game.tokens.get(cell, ()))} treasure(s) left")
     if cell in game.camps:
-        words.append(f"{seat_info(game.camps[cell]).name} camp")
+        words.append(f"{seat_look(game.camps[cell]).name} camp")
     if cell in game.guards:
-        words.append(f"guarded by {seat_info(game.guards[cell][0]).name}")
+        words.append(f"guarded by {seat_look(game.guards[cell][0]).name}")
     return ", ".join(words)
 
 
@@ -409,14 +550,18 @@ def board(
     min_x, max_x = min(xs) - size - pad, max(xs) + size + pad
     min_y, max_y = min(ys) - size * SQRT3 / 2 - pad, max(ys) + size * SQRT3 / 2 + pad
     vw, vh = max_x - min_x, max_y - min_y
-    dims = f' width="{width}" height="{_num(width * vh / vw)}"' if width else ""
-    parts = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="tk board" data-rules="{game.rules.name}" '
-        f'viewBox="{_num(min_x)} {_num(min_y)} {_num(vw)} {_num(vh)}"{dims} role="img" '
-        f'aria-label="Tikal board, {len(game.tiles)} tiles"><style>{STYLE}</style>',
-        f'<rect x="{_num(min_x)}" y="{_num(min_y)}" width="{_num(vw)}" height="{_num(vh)}" '
-        f'rx="{_num(size * 0.3)}" fill="#33503a"/>',
-    ]
+
+    defs = _Defs()
+    _tile_kit(defs, size)
+    root = _svg(
+        class_="tk board", data_rules=game.rules.name,
+        viewBox=" ".join(_num(v) for v in (min_x, min_y, vw, vh)),
+        width=width, height=width * vh / vw if width else None,
+        role="img", aria_label=f"Tikal board, {len(game.tiles)} tiles",
+    )
+    _child(root, "style", STYLE)
+    root.append(defs_element := ET.Element("defs"))
+    _child(root, "rect", x=min_x, y=min_y, width=vw, height=vh, rx=size * 0.3, fill="#33503a")
     for cell in cells:
         x, y = centres[cell]
         name = hexes.label(cell)
@@ -432,41 +577,29 @@ def board(
             classes.append("hl")
         if cell == chosen:
             classes.append("sel")
-        parts.append(
-            f'<g class="{" ".join(classes)}" data-cell="{name}" data-x="{_num(x)}" '
-            f'data-y="{_num(y)}" transform="translate({_num(x)},{_num(y)})">'
-        )
+        space = _child(root, "g", class_=" ".join(classes), data_cell=name, data_x=x, data_y=y,
+                       transform=f"translate({_num(x)},{_num(y)})")
         if placed is None:
-            parts.append(
-                f'<title>{name}: empty space</title><polygon class="hex" '
-                f'points="{_points(hex_corners(0, 0, size * 0.96))}"/>'
-            )
+            _child(space, "title", f"{name}: empty space")
+            defs.use(space, _id("hex", size * 0.96), partial(_hex_shape, size * 0.96),
+                     class_="hex")
         else:
-            spec = placed.spec
-            parts.append(f"<title>{escape(_tile_title(game, cell))}</title>")
-            parts.append(
-                tile_group(
-                    spec, placed.rotation, size,
-                    level=game.levels.get(cell), tokens=len(game.tokens.get(cell, ())),
-                )
-            )
+            _child(space, "title", _tile_title(game, cell))
+            space.append(_tile(defs, placed.spec, placed.rotation, size,
+                               game.levels.get(cell), len(game.tokens.get(cell, ()))))
             if cell in game.camps:
-                parts.append(_camp(game.camps[cell], size))
+                _camp(defs, space, game.camps[cell], size)
             if cell in game.guards:
                 owner, leader = game.guards[cell]
-                parts.append(_guard(owner, leader, size))
-            parts.append(_figure_layer(game, cell, size))
+                _guard(defs, space, owner, leader, size)
+            _figure_layer(defs, space, game, cell, size)
         if coordinates:
-            parts.append(
-                f'<text class="lbl" x="{_num(-size * 0.9)}" y="{_num(size * 0.06)}">{name}</text>'
-            )
+            _child(space, "text", name, class_="lbl", x=-size * 0.9, y=size * 0.06)
         text = marks.get(cell)
         if text:
-            parts.append(
-                f'<circle cx="0" cy="{_num(size * 0.55)}" r="{_num(size * 0.2)}" fill="#1a7f37"/>'
-                f'<text x="0" y="{_num(size * 0.55 + 4)}" text-anchor="middle" font-size="11" '
-                f'font-weight="700" fill="#fff">{escape(text)}</text>'
-            )
-        parts.append("</g>")
-    parts.append('<g class="overlay"></g></svg>')
-    return "".join(parts)
+            _child(space, "circle", cx=0, cy=size * 0.55, r=size * 0.2, fill="#1a7f37")
+            _child(space, "text", text, x=0, y=size * 0.55 + 4, text_anchor="middle",
+                   font_size=11, font_weight=700, fill="#fff")
+    _child(root, "g", class_="overlay")
+    defs_element.extend(defs.element())
+    return _text(root)
