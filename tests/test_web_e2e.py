@@ -136,12 +136,16 @@ def test_demo_game_against_a_bot_to_the_end(
     shot(page, "03-demo-figure-selected")
     page.locator(f'svg.board g.space[data-cell="{cell}"]').click()
     wait_state(page, f"S.position.figures[0].workers['{cell}'] === 1")
-    # an impossible action is refused with the engine's reason and a rule link
+    # take a treasure; a second one is no longer offered on this space (one figure there)
     page.click(f'#actions-card button[data-action="take {cell}"]')
     wait_state(page, "Object.keys(S.player_info[0].treasures).length === 1")
+    page.wait_for_selector("#selection-card button")
+    assert page.locator(f'#selection-card button[data-action="take {cell}"]').count() == 0
+    # an impossible move is refused with the engine's reason and a rule link
     ap = state(page)["ap"]
-    page.wait_for_selector(f'#selection-card button.illegal[data-action="take {cell}"]')
-    page.click(f'#selection-card button[data-action="take {cell}"]')
+    if not page.evaluate("() => !!window.tikal.ui.fig"):
+        page.locator(f'svg.board g.fig[data-seat="0"][data-fig="W"][data-cell="{cell}"]').click()
+    page.locator("svg.board g.space.empty").first.click()
     page.wait_for_selector("#refusal a.rule-link")
     assert "Not allowed" in page.inner_text("#refusal")
     assert state(page)["ap"] == ap
@@ -259,3 +263,28 @@ def test_two_players_by_invite_link(server: ServerProcess, browser: Any) -> None
     assert not errors, errors
     ctx_a.close()
     ctx_b.close()
+
+
+def test_auction_bid_pass_and_pick_in_the_browser(server: ServerProcess, browser: Any) -> None:
+    body = {"rules": "auction", "seed": 3, "hotseat": True,
+            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Ben"}]}
+    game = httpx.post(f"{server.url}/api/games", json=body, timeout=10).json()
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    errors = errors_of(page)
+    page.goto(game["hotseat_url"])
+    wait_state(page, "S.phase === 'auction' && S.your_turn")
+    page.fill("#bid-amount", "2")
+    page.click("#bid")
+    wait_state(page, "S.auction.high_bid === 2 && S.current === 1")
+    page.click('#auction-card button[data-action="pass"]')
+    wait_state(page, "S.phase === 'pick' && S.current === 0")
+    picks = state(page)["legal"]["pick"]
+    assert picks and all(e["text"] and e["tile_id"] in e["action"] for e in picks)
+    shot(page, "15-auction-pick")
+    page.click(f'#auction-card button[data-action="{picks[0]["action"]}"]')
+    wait_state(page, "S.phase === 'tile'")
+    page.locator("svg.board g.space.target").first.click()
+    wait_state(page, "S.phase === 'turn' && S.ap === S.ap_max")
+    assert state(page)["player_info"][0]["score"] == 18
+    assert not errors, errors
+    page.close()

@@ -63,7 +63,7 @@ def meta() -> dict[str, Any]:
         rs = rule_set(name)
         sets[name] = {
             "players": list(rs.player_counts), "options": rs.default_options,
-            "action_points": rs.action_points, "costs": rs.costs,
+            "action_points": rs.action_points, "costs": rs.costs, "auction": rs.auction,
             "actions": sorted(rs.actions), "tiles": len(rs.terrain),
         }
     return {

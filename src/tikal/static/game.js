@@ -84,8 +84,15 @@ function onMessage(msg) {
 
 const seat = (p) => S.seats[p];
 const mine = () => S && S.your_turn;
+// Legal actions come from the server, each with its notation (action), cost, the spaces it
+// touches (cells) and its text; the page knows no rule.
 const legal = (verb) => (S && S.legal && S.legal[verb]) || [];
-const legalSet = () => new Set(Object.values((S && S.legal) || {}).flat().map((e) => e.action));
+const allLegal = () => Object.values((S && S.legal) || {}).flat();
+const figOf = (e) => (e.leader ? "L" : "W");
+const target = (e) => e.cells[e.cells.length - 1];
+// Verbs with their own controls: tiles and moves on the board, end in the turn card,
+// bids and picks in the auction card. Every other legal action is a button.
+const OWN_CONTROLS = new Set(["tile", "move", "end", "bid", "pass", "pick"]);
 
 function seatLabel(p, withChip = true) {
   const s = seat(p);
@@ -163,7 +170,8 @@ function renderTurnCard() {
     if (mine()) {
       const row = h("div", { class: "row" });
       if (S.phase === "turn" || S.phase === "scoring") {
-        row.append(button(S.phase === "scoring" ? "End turn & score" : "End turn", "end", { cls: "primary", title: "end your turn (unused AP are lost)" }));
+        const end = legal("end")[0];
+        row.append(button(S.phase === "scoring" ? "End turn & score" : "End turn", end ? end.action : "end", { cls: "primary", title: end ? end.text : "" }));
       }
       const undo = h("button", { class: "btn", id: "undo", disabled: !S.can_undo, title: "take back the last action of this turn (never across a reveal) [U]" }, "\u21b6 Undo");
       undo.addEventListener("click", () => send({ type: "undo", state: S.state }));
@@ -244,10 +252,11 @@ function renderAuction() {
   card.hidden = false;
   const items = [h("h2", {}, "Auction")];
   const disp = h("div", { class: "auction-display" });
-  const picks = new Map(legal("pick").map((e) => [e.tile, e.action]));
+  const picks = new Map(legal("pick").map((e) => [e.tile_id, e]));
   for (const d of S.display) {
     const cell = h("div", { class: "disp" }, h("div", { html: d.svg }), d.describe);
-    if (picks.has(d.tile)) cell.append(button("Pick", picks.get(d.tile), { cls: "small primary" }));
+    const pick = picks.get(d.tile);
+    if (pick) cell.append(button("Pick", pick.action, { cls: "small primary", title: pick.text }));
     disp.append(cell);
   }
   items.push(disp);
@@ -261,8 +270,12 @@ function renderAuction() {
       const max = bids.length ? bids[bids.length - 1].amount : null;
       const input = h("input", { type: "number", id: "bid-amount", min: min ?? 0, max: max ?? 0, value: min ?? 0, "aria-label": "bid amount" });
       const bid = h("button", { class: "btn primary", id: "bid", disabled: min === null }, "Bid");
-      bid.addEventListener("click", () => act(`bid ${input.value}`));
-      items.push(h("div", { class: "bid-row" }, input, bid, button("Pass", "pass")), h("p", { class: "hint-text" }, min === null ? "You cannot outbid: pass." : `Bid ${min}–${max} (your score is your capital).`));
+      bid.addEventListener("click", () => {
+        const offer = bids.find((e) => String(e.amount) === String(input.value));
+        act(offer ? offer.action : `bid ${input.value}`); // an amount not on offer: the engine explains
+      });
+      const pass = legal("pass")[0];
+      items.push(h("div", { class: "bid-row" }, input, bid, button("Pass", pass ? pass.action : "pass")), h("p", { class: "hint-text" }, min === null ? "You cannot outbid: pass." : `Bid ${min}–${max} (your score is your capital).`));
     }
   }
   card.replaceChildren(...items);
@@ -270,20 +283,8 @@ function renderAuction() {
 
 // ------------------------------------------------------------------ actions
 
-const VERB_TITLES = { put: "Bring in a figure", dig: "Dig a temple level", take: "Take a treasure", camp: "Build a camp", guard: "Place a guard", swap: "Exchange treasures", path: "Secret paths" };
-
-function actionLabel(verb, e) {
-  const fig = e.fig === "L" ? "leader" : "worker";
-  switch (verb) {
-    case "put": return `${fig === "leader" ? "Leader" : "Worker"} \u2192 ${e.cell}`;
-    case "dig": return `Dig on ${e.cell}`;
-    case "take": return `Take treasure on ${e.cell}`;
-    case "camp": return `Camp on ${e.cell}`;
-    case "guard": return `Guard ${e.cell} with ${fig}`;
-    case "swap": return `Give ${e.give.toUpperCase()}, take ${e.take.toUpperCase()} from ${seat(e.other).name}`;
-    case "path": return `${fig} ${e.src} \u21e2 ${e.dst}`;
-    default: return e.action;
-  }
+function actionButton(e, cls) {
+  return button(e.text, e.action, { cost: e.cost, cls: "small" + (cls ? " " + cls : ""), title: e.action });
 }
 
 function renderActions() {
@@ -291,20 +292,31 @@ function renderActions() {
   if (!mine() || !(S.phase === "turn" || S.phase === "scoring")) { card.hidden = true; return; }
   card.hidden = false;
   const list = h("div", { class: "actions-list" });
-  for (const verb of ["put", "dig", "take", "swap", "camp", "guard", "path"]) {
-    const entries = legal(verb);
-    if (!entries.length) continue;
-    list.append(h("div", { class: "group-title" }, VERB_TITLES[verb]));
+  for (const [verb, entries] of Object.entries(S.legal || {})) {
+    if (OWN_CONTROLS.has(verb) || !entries.length) continue;
+    const title = (S.verbs && S.verbs[verb]) || verb;
+    list.append(h("div", { class: "group-title" }, title.charAt(0).toUpperCase() + title.slice(1)));
     const row = h("div", { class: "row" });
-    for (const e of entries.slice(0, 24)) row.append(button(actionLabel(verb, e), e.action, { cost: e.cost, cls: "small" }));
+    for (const e of entries.slice(0, 24)) row.append(actionButton(e));
     list.append(row);
   }
   if (!list.children.length) list.append(h("p", { class: "hint-text" }, "Only moves are possible now (click a figure), or end the turn."));
   card.replaceChildren(h("h2", {}, "Actions now"), list);
 }
 
-// Actions for the selected tile, legal or not: an illegal one still asks the engine,
-// which answers with the reason and the rule.
+// The selected space: what is on it, and the legal actions on it alone (moves are made
+// by selecting a figure, then its target).
+function spaceActions(cell) {
+  return allLegal().filter((e) => !OWN_CONTROLS.has(e.verb) && e.cells.length === 1 && e.cells[0] === cell);
+}
+
+function describeSpace(entry) {
+  const parts = [entry.kind];
+  if (entry.level !== undefined) parts.push(`value ${entry.level}` + (entry.printed !== undefined && entry.level !== entry.printed ? ` (printed ${entry.printed})` : ""));
+  if (entry.tokens !== undefined) parts.push(`${entry.tokens} treasure(s) left face down`);
+  return parts.join(", ");
+}
+
 function renderSelection() {
   const card = $("selection-card");
   if (!ui.cell || !S) { card.hidden = true; return; }
@@ -314,10 +326,7 @@ function renderSelection() {
   if (!entry) {
     items.push(h("p", {}, "An empty space."));
   } else {
-    let what = entry.kind;
-    if (entry.kind === "temple") what = `temple, value ${entry.level}` + (entry.level !== entry.printed ? ` (printed ${entry.printed})` : "");
-    if (entry.kind === "treasure") what = `treasure tile, ${entry.tokens} treasure(s) left face down`;
-    items.push(h("p", {}, what));
+    items.push(h("p", {}, describeSpace(entry)));
     if (entry.camp !== undefined) items.push(h("p", {}, seatLabel(entry.camp), "'s camp"));
     if (entry.guard) items.push(h("p", {}, "Guarded by ", seatLabel(entry.guard.player)));
     const figs = [];
@@ -327,25 +336,11 @@ function renderSelection() {
       if (n || lead) figs.push(h("div", {}, seatLabel(p), `: ${n} worker(s)${lead ? " + leader" : ""}`));
     });
     if (figs.length) items.push(...figs);
-    if (mine() && (S.phase === "turn" || S.phase === "scoring")) {
-      const L = legalSet();
-      const avail = new Set(S.actions_available);
-      const c = S.costs;
-      const opts = [];
-      const me = S.current;
-      const isHome = entry.kind === "basecamp" || entry.camp === me;
-      if (isHome) { opts.push([`Bring in a worker`, `put W ${ui.cell}`, c.put], [`Bring in the leader`, `put L ${ui.cell}`, c.put]); }
-      if (entry.kind === "temple" && avail.has("dig")) opts.push([`Dig a level`, `dig ${ui.cell}`, c.dig]);
-      if (entry.kind === "treasure") opts.push([`Take a treasure`, `take ${ui.cell}`, c.take]);
-      if ((entry.kind === "jungle" || entry.kind === "treasure") && avail.has("camp")) opts.push([`Build a camp`, `camp ${ui.cell}`, c.camp]);
-      if (entry.kind === "temple" && avail.has("guard")) opts.push([`Guard with a worker`, `guard W ${ui.cell}`, c.guard], [`Guard with the leader`, `guard L ${ui.cell}`, c.guard]);
-      const row = h("div", { class: "row" });
-      for (const [label, action, cost] of opts) {
-        const ok = L.has(action);
-        row.append(button(label, action, { cost, cls: "small" + (ok ? "" : " illegal"), title: ok ? action : `${action} (not possible now: click to see why)` }));
-      }
-      if (opts.length) items.push(row);
-    }
+  }
+  if (mine() && (S.phase === "turn" || S.phase === "scoring")) {
+    const here = spaceActions(ui.cell);
+    if (here.length) items.push(h("div", { class: "row" }, ...here.map((e) => actionButton(e))));
+    else if (entry) items.push(h("p", { class: "hint-text" }, "No action on this space now."));
   }
   const close = h("button", { class: "btn small" }, "Close");
   close.addEventListener("click", () => { ui.cell = null; renderSelection(); decorateBoard(); });
@@ -391,10 +386,15 @@ function renderLog() {
   const lines = S.log.slice(-250);
   for (const line of lines) {
     const s = seat(line.seat);
-    const kind = line.kind === "score" ? "score" : (line.kind === "draw" || line.kind === "reveal") ? "chance" : "";
-    box.append(h("div", { class: "line " + kind }, TK.chip(s, false, 16), h("span", {}, `${s.name} ${line.text}`), line.notation && kind !== "chance" ? h("span", { class: "notation" }, line.notation) : null));
+    const kind = line.kind === "action" ? "" : line.kind;
+    const text = line.kind === "score" ? scoreText(line.score) : line.text;
+    box.append(h("div", { class: "line " + kind }, TK.chip(s, false, 16), h("span", {}, `${s.name} ${text}`), line.notation && kind !== "chance" ? h("span", { class: "notation" }, line.notation) : null));
   }
   if (atBottom || lines.length < 12) box.scrollTop = box.scrollHeight;
+}
+
+function scoreText(sc) {
+  return `scored ${sc.total} (temples ${sc.temples}, treasures ${sc.treasures}) in scoring round ${sc.round}`;
 }
 
 function renderLinks() {
@@ -460,8 +460,9 @@ function moveTargets() {
   if (!ui.fig) return {};
   const out = {};
   for (const e of legal("move").concat(legal("path"))) {
-    if (e.src !== ui.fig.cell || e.fig !== ui.fig.fig) continue;
-    if (!out[e.dst] || e.cost < out[e.dst].cost) out[e.dst] = e;
+    if (e.cells[0] !== ui.fig.cell || figOf(e) !== ui.fig.fig) continue;
+    const dst = target(e);
+    if (!out[dst] || e.cost < out[dst].cost) out[dst] = e;
   }
   return out;
 }
@@ -484,7 +485,7 @@ function decorateBoard() {
     }
   }
   if (mine() && (S.phase === "turn" || S.phase === "scoring")) {
-    const movable = new Set(legal("move").concat(legal("path")).map((e) => `${e.fig}@${e.src}`));
+    const movable = new Set(legal("move").concat(legal("path")).map((e) => `${figOf(e)}@${e.cells[0]}`));
     svg.querySelectorAll(`g.fig[data-seat="${S.current}"]`).forEach((g) => {
       g.classList.add("mine");
       if (movable.has(`${g.dataset.fig}@${g.dataset.cell}`)) g.classList.add("movable");
@@ -498,8 +499,7 @@ function decorateBoard() {
     }
   }
   if (ui.hint && ui.hint.state === S.state) {
-    const words = ui.hint.action.split(" ");
-    for (const w of words) if (sp[w]) sp[w].classList.add("hint");
+    for (const c of ui.hint.cells || []) if (sp[c]) sp[c].classList.add("hint");
   }
   drawGhost();
 }
@@ -522,9 +522,9 @@ function drawGhost() {
     const rots = tileRotations()[ui.hover];
     if (rots) { cell = ui.hover; if (!rots.has(rot)) rot = [...rots][0]; }
   }
-  if (ui.hint && ui.hint.state === S.state && ui.hint.action.startsWith("tile ")) {
-    const [, c, r] = ui.hint.action.split(" ");
-    if (!cell) { cell = c; rot = +r; }
+  if (ui.hint && ui.hint.state === S.state && ui.hint.verb === "tile" && !cell) {
+    cell = ui.hint.cells[0];
+    rot = ui.hint.rotation;
   }
   if (!cell) return;
   const g = spaces()[cell];
@@ -538,13 +538,6 @@ function onBoardHover(ev) {
   const g = ev.target.closest && ev.target.closest("g.space");
   const cell = g ? g.dataset.cell : null;
   if (cell !== ui.hover) { ui.hover = cell; if (S && S.phase === "tile") drawGhost(); }
-}
-
-function neighbours(a, b) {
-  const sp = spaces();
-  if (!sp[a] || !sp[b]) return false;
-  const dx = sp[a].dataset.x - sp[b].dataset.x, dy = sp[a].dataset.y - sp[b].dataset.y;
-  return Math.hypot(dx, dy) < 95;
 }
 
 function onBoardClick(ev) {
@@ -582,7 +575,8 @@ function onBoardClick(ev) {
   if (apPhase && ui.fig) {
     const t = moveTargets()[cell];
     if (t) { act(t.action); ui.fig = { cell, fig: ui.fig.fig }; ui.cell = cell; return; }
-    if (cell !== ui.fig.cell && neighbours(ui.fig.cell, cell)) { act(`move ${ui.fig.fig} ${ui.fig.cell} ${cell}`); return; }
+    // Not a target: ask anyway, so the engine says why not (not neighbours, no stones...).
+    if (cell !== ui.fig.cell) act(`move ${ui.fig.fig} ${ui.fig.cell} ${cell}`);
     ui.fig = null;
   }
   ui.cell = ui.cell === cell ? null : cell;

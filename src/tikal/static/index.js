@@ -3,12 +3,6 @@
 
 const h = TK.h;
 let META = null;
-const SEAT_LOOK = [
-  { colour: "#0072B2", ink: "#fff", shape: "circle", colour_name: "Blue" },
-  { colour: "#D55E00", ink: "#fff", shape: "square", colour_name: "Red" },
-  { colour: "#F0E442", ink: "#1b1b1b", shape: "triangle", colour_name: "Yellow" },
-  { colour: "#CC79A7", ink: "#1b1b1b", shape: "diamond", colour_name: "Pink" },
-];
 const OPTION_TEXT = {
   camp_needs_own_figure: "Building a camp needs one of your own figures on the tile (current edition) [CAMP-3]",
 };
@@ -16,14 +10,20 @@ const OPTION_TEXT = {
 function rulesName() { return document.querySelector("input[name=rules]:checked").value; }
 function strongest() { return META.hint_bot; }
 
+// A seat's look (colour, shape, default name) from the server's seat table.
+function seatLook(i) {
+  const look = META.seats[i % META.seats.length];
+  return { ...look, colour_name: look.name };
+}
+
 function seatRow(i, kind, level) {
-  const look = SEAT_LOOK[i];
+  const look = seatLook(i);
   const sel = h("select", { name: "kind", "aria-label": `seat ${i + 1} player` });
   sel.append(h("option", { value: "human" }, "Human"));
   for (const b of META.bots) sel.append(h("option", { value: "bot:" + b }, `Bot: ${b}`));
   sel.value = kind === "bot" ? "bot:" + (level || strongest()) : "human";
-  return h("div", { class: "seat-row", "data-seat": i }, TK.chip({ ...look, name: look.colour_name }),
-    h("input", { name: "name", placeholder: look.colour_name, maxlength: 24, "aria-label": `seat ${i + 1} name` }), sel, h("span", { class: "hint-text" }, `seat ${i + 1}`));
+  return h("div", { class: "seat-row", "data-seat": i }, TK.chip(look),
+    h("input", { name: "name", placeholder: look.name, maxlength: 24, "aria-label": `seat ${i + 1} name` }), sel, h("span", { class: "hint-text" }, `seat ${i + 1}`));
 }
 
 function setSeats(n, kinds) {
@@ -144,8 +144,21 @@ async function upload(file) {
   }
 }
 
+// One radio button per rule set the server offers, with its player counts and AP.
+function renderRuleSets() {
+  const box = document.getElementById("rulesets");
+  box.replaceChildren();
+  Object.entries(META.rulesets).forEach(([name, rs], i) => {
+    const lo = Math.min(...rs.players), hi = Math.max(...rs.players);
+    const players = lo === hi ? `${lo} players` : `${lo}\u2013${hi} players`;
+    box.append(h("label", {}, h("input", { type: "radio", name: "rules", value: name, checked: i === 0 }),
+      name.charAt(0).toUpperCase() + name.slice(1), h("small", {}, `${players}, ${rs.action_points} AP${rs.auction ? ", bidding for turns" : ""}`)));
+  });
+}
+
 async function main() {
   META = await TK.api("/api/meta");
+  renderRuleSets();
   document.querySelectorAll("input[name=rules]").forEach((r) => r.addEventListener("change", onRulesChange));
   setSeats(2, ["human", "bot:" + strongest()]);
   onRulesChange();
