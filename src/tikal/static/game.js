@@ -216,7 +216,7 @@ function apPips() {
 
 function tileRotations() {
   const byCell = {};
-  for (const e of legal("tile")) (byCell[e.cell] = byCell[e.cell] || new Set()).add(e.rotation);
+  for (const e of legal("tile")) (byCell[e.cells[0]] = byCell[e.cells[0]] || new Set()).add(e.rotation);
   return byCell;
 }
 
@@ -548,7 +548,8 @@ function onBoardClick(ev) {
   if (mine() && S.phase === "tile") {
     if (!cell) return;
     const rots = tileRotations()[cell];
-    if (rots && rots.has(ui.rotation)) { act(`tile ${cell} ${ui.rotation}`); return; }
+    const fits = legal("tile").find((e) => e.cells[0] === cell && e.rotation === ui.rotation);
+    if (fits) { act(fits.action); return; }
     if (rots) {
       const order = [1, 2, 3, 4, 5].map((k) => (ui.rotation + k) % 6);
       ui.rotation = order.find((r) => rots.has(r));
