@@ -145,9 +145,6 @@ class Manager:
         self.bots.schedule(session)
         return session, links
 
-    def seats_for(self, session: Session, token: str | None) -> tuple[int, ...]:
-        return session.seats_for(token)
-
     # -- moves -------------------------------------------------------------
 
     def act(self, game_id: str, token: str | None, text: Any, state: Any) -> Session:
