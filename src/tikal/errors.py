@@ -17,10 +17,17 @@ class IllegalAction(ValueError):
     """
 
     def __init__(self, rule: str, key: str, params: Mapping[str, Any] | None = None) -> None:
+        super().__init__(rule, key, dict(params or {}))
         self.rule = rule
         self.reason = Message(key, dict(params or {}))
-        self.message = render(self.reason)
-        super().__init__(f"[{rule}] {self.message}")
+
+    @property
+    def message(self) -> str:
+        """The English text, rendered only when asked: planners check many actions."""
+        return render(self.reason)
+
+    def __str__(self) -> str:
+        return f"[{self.rule}] {self.message}"
 
     @property
     def key(self) -> str:
