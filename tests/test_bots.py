@@ -318,7 +318,7 @@ def test_take_is_planned_by_expectation_then_replanned() -> None:
         if p == 0 and isinstance(action, TakeTreasure):
             seen_take = True
             assert isinstance(bot, GreedyBot)
-            assert bot._step == len(bot._plan)  # nothing cached after the take
+            assert bot.pending == []  # nothing cached after the take
     assert seen_take
 
 
@@ -362,6 +362,6 @@ def test_rewards_of_the_search() -> None:
     bot = MCTSBot(1, iterations=5, seconds=None)
     assert bot.reward == "win"
     # the default reward is a chance in [0, 1]; the objective is an unbounded point margin
-    assert 0.0 < bot._simulate(game.clone(), [], 0) < 1.0
+    assert 0.0 < bot.simulate(game.clone(), [], 0) < 1.0
     objective = MCTSBot(1, iterations=5, seconds=None, reward="objective")
-    assert objective._simulate(game.clone(), [], 0) != bot._simulate(game.clone(), [], 0)
+    assert objective.simulate(game.clone(), [], 0) != bot.simulate(game.clone(), [], 0)

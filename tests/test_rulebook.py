@@ -60,7 +60,7 @@ def test_the_file_is_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
 
     monkeypatch.setattr(rulebook.resources, "files", counting)
     rulebook.rulebook_text.cache_clear()
-    rulebook._sections.cache_clear()
+    rulebook.sections.cache_clear()
     for rule_id in rulebook.rule_ids():
         rulebook.rule_section(rule_id)
     rulebook.rules_starting("MOVE-")

@@ -24,7 +24,7 @@ def rulebook_text() -> str:
 
 
 @cache
-def _sections() -> dict[str, str]:
+def sections() -> dict[str, str]:
     """Rule id -> its paragraph as plain text, in rulebook order."""
     sections: dict[str, str] = {}
     rule_id: str | None = None
@@ -50,17 +50,17 @@ def _plain(rule_id: str, lines: list[str]) -> str:
 
 def rule_ids() -> tuple[str, ...]:
     """Every rule id of the rulebook, in its order (``COMP-1`` ... ``NOTATION``)."""
-    return tuple(_sections())
+    return tuple(sections())
 
 
 def rule_texts() -> dict[str, str]:
     """Every rule id with its text (what explains a refused action next to its id)."""
-    return dict(_sections())
+    return dict(sections())
 
 
 def rule_section(rule_id: str) -> str | None:
     """The text of one rule (without its id), or None if the rulebook has no such rule."""
-    return _sections().get(rule_id)
+    return sections().get(rule_id)
 
 
 def rules_starting(prefix: str) -> list[tuple[str, str]]:
@@ -68,5 +68,5 @@ def rules_starting(prefix: str) -> list[tuple[str, str]]:
     if not prefix.endswith("-"):
         text = rule_section(prefix)
         return [] if text is None else [(prefix, text)]
-    return [(rule_id, text) for rule_id, text in _sections().items()
+    return [(rule_id, text) for rule_id, text in sections().items()
             if rule_id.startswith(prefix)]

@@ -39,6 +39,11 @@ class PlanningBot:
         #: Where thinking time comes from (a fake clock makes time budgets testable).
         self.clock: Callable[[], float] = time.perf_counter
 
+    @property
+    def pending(self) -> list[Action]:
+        """What is left of the cached plan (empty when the next decision plans afresh)."""
+        return self._plan[self._step :]
+
     def choose(self, view: View) -> Action:
         start = self.clock()
         state = view.state

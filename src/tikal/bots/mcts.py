@@ -148,7 +148,7 @@ class MCTSBot(PlanningBot):
                         out_of_budget = True
                         break
                     trial = game.clone()
-                    sums[i] += self._simulate(trial, macros[i], me)
+                    sums[i] += self.simulate(trial, macros[i], me)
                     counts[i] += 1
                     done += 1
                 if out_of_budget:
@@ -164,7 +164,7 @@ class MCTSBot(PlanningBot):
         scored = [i for i in alive if counts[i]] or alive
         return max(scored, key=lambda i: (sums[i] / max(1, counts[i]), -i))
 
-    def _simulate(self, game: GameState, macro: list[Action], me: int) -> float:
+    def simulate(self, game: GameState, macro: list[Action], me: int) -> float:
         """Play the macro, finish the turn, let the others reply; the root player's reward."""
         mark = len(game.history)
         for action in macro:
