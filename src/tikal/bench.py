@@ -53,7 +53,7 @@ def _noop(task: str, fraction: float) -> None:
     pass
 
 
-def _uniform(rng: random.Random) -> Chooser:
+def _uniform(rng: random.Random) -> Chooser[Game]:
     """Uniform among the legal actions (what every figure here measures)."""
     choice = rng.choice
     return lambda game: choice(game.legal_actions())

@@ -9,16 +9,17 @@ share this loop.  No I/O here: a chooser may read a keyboard, the loop does not 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TYPE_CHECKING
+from typing import TypeVar
 
-if TYPE_CHECKING:
-    from .actions import Action
-    from .game import Game
+from .actions import Action
+from .state import GameState
 
-Chooser = Callable[["Game"], "Action"]
+G = TypeVar("G", bound=GameState)
+
+Chooser = Callable[[G], Action]
 """``choose(game)``: the next action for ``game.current_player``."""
 
-ActionHook = Callable[["Game", "Action"], None]
+ActionHook = Callable[[G, Action], None]
 """``on_action(game, action)``: called after each action is applied."""
 
 
@@ -27,10 +28,10 @@ class Unfinished(RuntimeError):
 
 
 def play_game(
-    game: Game,
-    choose: Chooser,
+    game: G,
+    choose: Chooser[G],
     *,
-    on_action: ActionHook | None = None,
+    on_action: ActionHook[G] | None = None,
     max_actions: int | None = None,
 ) -> int:
     """Play ``game`` to its end; the number of actions applied.

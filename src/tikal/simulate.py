@@ -75,7 +75,7 @@ class GameResult:
         return asdict(self)
 
 
-def uniform_chooser(rng: random.Random) -> Chooser:
+def uniform_chooser(rng: random.Random) -> Chooser[Game]:
     """Picks uniformly among the legal actions; stops the game when there are none."""
     choice = rng.choice
 
