@@ -358,10 +358,19 @@ def test_an_empty_position_holds_only_the_preprinted_tiles() -> None:
     assert game.tiles[cell].spec == spec and cell not in game.frontier
 
 
-def test_score_events_round_trip() -> None:
+def test_score_events_round_trip_and_read() -> None:
     event = ScoreEvent(1, 0, 12, 5, 40)
     assert event.to_json() == {"round": 1, "player": 0, "temples": 12, "treasures": 5, "at": 40}
     assert ScoreEvent.from_json(event.to_json()) == event and event.total == 17
+    text = render(event.describe(), "log")
+    assert text == "scored 17 (temples 12, treasures 5) in scoring round 1"
+
+
+def test_tiles_read_by_kind() -> None:
+    game = Game.new("standard", 2, seed=0)
+    assert render(game.describe_tile("A.4")) == "temple 2"
+    masks = game.rules.tile("A.5").masks
+    assert render(game.describe_tile("A.5")) == f"treasure ({masks} masks)"
 
 
 def test_choose_helper_ends_turns() -> None:

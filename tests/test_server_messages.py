@@ -77,6 +77,10 @@ def test_meta_gives_the_seat_table_rule_sets_bots_and_version(client: TestClient
         rs = rule_set(name)
         assert data["players"] == list(rs.player_counts)
         assert data["action_points"] == rs.action_points and data["auction"] == rs.auction
+        assert data["actions"] == sorted(rs.actions)
+        assert set(data["option_texts"]) == set(rs.default_options)
+        for option, text in data["option_texts"].items():
+            assert text == render(Message(f"option.{option}")) != option
     assert meta["hint_bot"] in meta["bots"]
 
 
@@ -193,9 +197,14 @@ def test_log_lines_are_the_history_in_the_catalogs_words(client: TestClient) -> 
     for line, action in zip(lines, history, strict=True):
         assert line["kind"] == ("chance" if action.is_chance else "action")
         assert line["text"] == render(engine.describe(action), "log", names)
-    scores = [line["score"] for line in msg["log"] if line["kind"] == "score"]
+    score_lines = [line for line in msg["log"] if line["kind"] == "score"]
+    scores = [line["score"] for line in score_lines]
     assert scores == [e.to_json() | {"total": e.total} for e in engine.score_events]
+    assert [line["text"] for line in score_lines] == [
+        render(e.describe(), "log", names) for e in engine.score_events
+    ]
     assert scores, "a demo game of 400 actions has scored"
+    assert msg["rule_set"]["actions"] == sorted(engine.rules.actions)
 
 
 def test_replay_steps_are_described_from_the_catalog(client: TestClient) -> None:

@@ -109,6 +109,10 @@ class ScoreEvent(NamedTuple):
         """The event as records store it (``total`` is derived, so left out)."""
         return self._asdict()
 
+    def describe(self) -> Message:
+        """The scoring as a message (``render(event.describe(), "log")``)."""
+        return Message("score", {**self._asdict(), "total": self.total})
+
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ScoreEvent:
         return cls(**{name: int(data[name]) for name in cls._fields})
@@ -804,11 +808,15 @@ class GameState:
         describe: Callable[[GameState, Action], Message] = _DESCRIBERS[type(action)]
         return describe(self, action)
 
+    def describe_tile(self, tile_id: str) -> Message:
+        """What the tile ``tile_id`` of this rule set is, as a message."""
+        return tile_message(self.rules.tile(tile_id))
+
     def _describe_tile(self, action: PlaceTile) -> Message:
         placed = self.tiles.get(action.cell)
         spec = placed.spec if placed is not None else self.tile_to_place()
         return Message("tile", {
-            "tile": _tile_message(spec), "cell": hexes.label(action.cell),
+            "tile": tile_message(spec), "cell": hexes.label(action.cell),
             "rotation": action.rotation,
         })
 
@@ -836,7 +844,7 @@ class GameState:
     def _describe_tile_id(self, action: PickTile | Draw) -> Message:
         key = "draw" if action.is_chance else "pick"
         spec = self.rules.tile(action.tile_id)
-        return Message(key, {"tile": _tile_message(spec), "tile_id": action.tile_id})
+        return Message(key, {"tile": tile_message(spec), "tile_id": action.tile_id})
 
     def _describe_plain(self, action: Action) -> Message:
         if type(action) is Bid:
@@ -989,7 +997,7 @@ class GameState:
         no_path = spec.kind != VOLCANO and not self._has_path(cell, _rotations(spec)[rotation])
         if no_path and self._path_placements(spec):
             raise IllegalAction("TILE-3", "refuse.no_path", {
-                "tile": _tile_message(spec), "cell": where, "rotation": rotation,
+                "tile": tile_message(spec), "cell": where, "rotation": rotation,
             })
         if not run:
             return
@@ -1490,7 +1498,8 @@ def _not_playable(action: object) -> IllegalAction:
     return IllegalAction("NOTATION", "refuse.not_an_action", {"action": repr(action)})
 
 
-def _tile_message(spec: TileSpec | None) -> Message:
+def tile_message(spec: TileSpec | None) -> Message:
+    """How a terrain tile reads ("temple 5", "treasure (3 masks)"); None: an unknown tile."""
     if spec is None:
         return Message("tile.unknown")
     return Message(f"tile.{spec.kind}", {"value": spec.value, "masks": spec.masks})

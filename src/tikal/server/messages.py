@@ -12,7 +12,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from .. import svg
-from ..actions import Action, Draw, log_steps, token_name
+from ..actions import Action, log_steps, token_name
+from ..components import RuleSet
 from ..game import LEADER_PLACES, Phase
 from ..hexes import label
 from ..messages import Message, catalog, render
@@ -61,11 +62,29 @@ def verb_titles(verbs: Sequence[str]) -> dict[str, str]:
 
 def tile_text(g: GameState, tile_id: str) -> str:
     """How a terrain tile reads ("temple 5"), in the catalog's words."""
-    return render(g.describe(Draw(tile_id)).params["tile"])
+    return render(g.describe_tile(tile_id))
 
 
 def score_json(event: ScoreEvent) -> dict[str, int]:
     return event.to_json() | {"total": event.total}
+
+
+def score_line(event: ScoreEvent, names: Sequence[str]) -> dict[str, Any]:
+    """A log line for one player's scoring, its text from the catalog."""
+    return {
+        "seat": event.player, "kind": "score", "score": score_json(event),
+        "text": render(event.describe(), "log", names),
+    }
+
+
+def rule_set_json(rs: RuleSet) -> dict[str, Any]:
+    """What a client needs to know of a rule set to lay out its screens (no rules)."""
+    return {
+        "players": list(rs.player_counts), "action_points": rs.action_points,
+        "costs": dict(rs.costs), "auction": rs.auction, "actions": sorted(rs.actions),
+        "tiles": len(rs.terrain), "options": dict(rs.default_options),
+        "option_texts": {name: render(Message(f"option.{name}")) for name in rs.default_options},
+    }
 
 
 def log_lines(
@@ -93,8 +112,8 @@ def log_lines(
             shown += 1
             while events and events[0].at < shown:
                 event = events.pop(0)
-                lines.append({"seat": event.player, "kind": "score", "score": score_json(event)})
-    lines.extend({"seat": e.player, "kind": "score", "score": score_json(e)} for e in events)
+                lines.append(score_line(event, names))
+    lines.extend(score_line(e, names) for e in events)
     return lines
 
 
@@ -157,6 +176,7 @@ def build_message(session: Session, seats: tuple[int, ...] | None) -> dict[str, 
         "ap": g.ap,
         "ap_max": rs.action_points,
         "costs": dict(rs.costs),
+        "rule_set": rule_set_json(rs),
         "over": g.is_over,
         "winners": g.winners,
         "scores": list(g.scores),

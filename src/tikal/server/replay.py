@@ -16,7 +16,7 @@ from ..messages import render
 from ..seats import seat_look
 from .errors import ServerError
 from .manager import Manager, plausible_id
-from .messages import score_json, seat_json
+from .messages import score_json, score_line, seat_json
 from .storage import GameRecord, SeatRecord
 
 CHECKPOINT = 16
@@ -127,7 +127,7 @@ class Replay:
                 "step": i, "seat": seat, "notation": str(step.action),
                 "text": render(final.describe(step.action), "log", names),
                 "chance": [render(final.describe(c), "log", names) for c in step.chance],
-                "scores": [score_json(e) for e in game.score_events[scored:]],
+                "scores": [score_line(e, names) for e in game.score_events[scored:]],
             })
         return out
 

@@ -17,6 +17,7 @@ from .bots import bot_names, hint_bot_name
 from .deps import services
 from .errors import ServerError
 from .hub import message_for
+from .messages import rule_set_json
 from .replay import download_record, upload_record
 from .routes_pages import render_rules
 
@@ -58,14 +59,7 @@ class TokenIn(BaseModel):
 
 def meta() -> dict[str, Any]:
     """What a client needs before a game: seat looks, rule sets, bot levels, the version."""
-    sets = {}
-    for name in RULE_SET_NAMES:
-        rs = rule_set(name)
-        sets[name] = {
-            "players": list(rs.player_counts), "options": rs.default_options,
-            "action_points": rs.action_points, "costs": rs.costs, "auction": rs.auction,
-            "actions": sorted(rs.actions), "tiles": len(rs.terrain),
-        }
+    sets = {name: rule_set_json(rule_set(name)) for name in RULE_SET_NAMES}
     return {
         "version": __version__,
         "seats": [seat.to_json() for seat in seat_table()],

@@ -248,7 +248,7 @@ function rotate(d) {
 function renderAuction() {
   const card = $("auction-card");
   const show = (S.phase === "auction" || S.phase === "pick") && !S.over;
-  if (!show && !(S.rules === "auction" && S.display.length)) { card.hidden = true; return; }
+  if (!show && !(S.rule_set.auction && S.display.length)) { card.hidden = true; return; }
   card.hidden = false;
   const items = [h("h2", {}, "Auction")];
   const disp = h("div", { class: "auction-display" });
@@ -353,7 +353,7 @@ function renderSelection() {
 function renderPlayers() {
   const box = $("players");
   box.replaceChildren();
-  const standard = S.rules !== "demo";
+  const actions = S.rule_set.actions;
   for (const p of S.player_info) {
     const row = h("div", { class: "player" + (p.seat === S.current && !S.over ? " current" : ""), "data-seat": p.seat });
     row.append(TK.chip(p, false, 24));
@@ -371,8 +371,9 @@ function renderPlayers() {
     else tr.append("no treasures");
     details.append(tr);
     details.append(h("span", {}, `supply ${p.supply_workers}W${p.leader === "supply" ? "+L" : ""}`));
-    if (standard) details.append(h("span", {}, `camps ${p.camps_left}`), h("span", {}, `guards ${p.guards_left}`));
-    if (S.rules === "auction") details.append(h("span", {}, p.marker ? "marker up" : "marker down"));
+    if (actions.includes("camp")) details.append(h("span", {}, `camps ${p.camps_left}`));
+    if (actions.includes("guard")) details.append(h("span", {}, `guards ${p.guards_left}`));
+    if (S.rule_set.auction) details.append(h("span", {}, p.marker ? "marker up" : "marker down"));
     details.append(h("span", { title: "points if scored now" }, `now worth ${p.temple_points + p.treasure_points}`));
     row.append(details);
     box.append(row);
@@ -387,14 +388,10 @@ function renderLog() {
   for (const line of lines) {
     const s = seat(line.seat);
     const kind = line.kind === "action" ? "" : line.kind;
-    const text = line.kind === "score" ? scoreText(line.score) : line.text;
+    const text = line.text;
     box.append(h("div", { class: "line " + kind }, TK.chip(s, false, 16), h("span", {}, `${s.name} ${text}`), line.notation && kind !== "chance" ? h("span", { class: "notation" }, line.notation) : null));
   }
   if (atBottom || lines.length < 12) box.scrollTop = box.scrollHeight;
-}
-
-function scoreText(sc) {
-  return `scored ${sc.total} (temples ${sc.temples}, treasures ${sc.treasures}) in scoring round ${sc.round}`;
 }
 
 function renderLinks() {

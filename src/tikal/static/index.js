@@ -3,9 +3,6 @@
 
 const h = TK.h;
 let META = null;
-const OPTION_TEXT = {
-  camp_needs_own_figure: "Building a camp needs one of your own figures on the tile (current edition) [CAMP-3]",
-};
 
 function rulesName() { return document.querySelector("input[name=rules]:checked").value; }
 function strongest() { return META.hint_bot; }
@@ -45,7 +42,7 @@ function onRulesChange() {
   const opts = document.getElementById("options");
   opts.replaceChildren();
   for (const [k, v] of Object.entries(rs.options)) {
-    opts.append(h("label", {}, h("input", { type: "checkbox", name: k, checked: !!v }), " ", OPTION_TEXT[k] || k), h("br"));
+    opts.append(h("label", {}, h("input", { type: "checkbox", name: k, checked: !!v }), " ", rs.option_texts[k] || k), h("br"));
   }
   document.getElementById("options-box").hidden = !Object.keys(rs.options).length;
 }

@@ -25,7 +25,7 @@ async function show(n) {
   const now = document.getElementById("now");
   if (s) {
     now.replaceChildren(TK.chip(R.seats[s.seat], false, 16), ` ${R.seats[s.seat].name} ${s.text}`, s.chance.length ? ` (${s.chance.join(", ")})` : "", " ", h("code", {}, s.notation));
-    for (const sc of s.scores || []) now.append(h("div", {}, `${R.seats[sc.player].name} scored ${sc.total}.`));
+    for (const sc of s.scores || []) now.append(h("div", {}, `${R.seats[sc.seat].name} ${sc.text}`));
   }
   else now.textContent = "The start of the game.";
   if (f.over) now.append(h("strong", {}, ` Game over: ${f.winners.map((p) => R.seats[p].name).join(" and ")} ${f.winners.length > 1 ? "share the win" : "wins"}.`));
@@ -70,7 +70,7 @@ async function main() {
     const seat = R.seats[s.seat];
     list.append(h("div", { class: "line", "data-step": s.step }, TK.chip(seat, false, 16), h("span", {}, `${s.step}. ${seat.name} ${s.text}`), h("span", { class: "notation" }, s.notation)));
     for (const sc of s.scores || []) {
-      list.append(h("div", { class: "line score", "data-step": s.step }, TK.chip(R.seats[sc.player], false, 16), h("span", {}, `${R.seats[sc.player].name} scored ${sc.total} (temples ${sc.temples}, treasures ${sc.treasures})`)));
+      list.append(h("div", { class: "line score", "data-step": s.step }, TK.chip(R.seats[sc.seat], false, 16), h("span", {}, `${R.seats[sc.seat].name} ${sc.text}`)));
     }
   }
   list.addEventListener("click", (e) => { const l = e.target.closest(".line"); if (l) show(+l.dataset.step); });
