@@ -215,3 +215,48 @@ def test_no_cycle_involves_the_layers_above_the_engine() -> None:
 
 def test_no_import_cycles_at_all() -> None:
     assert cycles(import_graph()) == []
+
+
+# ---------------------------------------------------------------- one vocabulary
+
+#: The engine: the only modules that may tell actions apart by their class.
+ENGINE_CORE = {"tikal.actions", "tikal.state"}
+ACTION_CLASSES = {
+    "Action", "PlaceTile", "PickTile", "PutFigure", "Move", "SecretPath", "Dig", "TakeTreasure",
+    "Swap", "BuildCamp", "PlaceGuard", "EndTurn", "Bid", "Pass", "Draw", "Reveal",
+}
+
+
+def _class_names(node: ast.expr) -> set[str]:
+    parts = node.elts if isinstance(node, ast.Tuple) else [node]
+    return {p.id if isinstance(p, ast.Name) else getattr(p, "attr", "") for p in parts}
+
+
+def test_only_the_engine_tells_actions_apart_by_class() -> None:
+    """Front ends ask the engine (cost, check, describe, cells) instead of isinstance ladders."""
+    found = []
+    for name, path in modules().items():
+        if name in ENGINE_CORE:
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "isinstance":
+                hit = _class_names(node.args[1]) & ACTION_CLASSES if len(node.args) == 2 else ()
+                if hit:
+                    found.append(f"{name}:{node.lineno} {sorted(hit)}")
+    assert found == []
+
+
+def test_the_browser_knows_no_rules() -> None:
+    """The pages get texts, costs and spaces from the server: no hex geometry, no tile-kind
+    or rule-set tables, no action sentences of their own."""
+    rules_in_js = re.compile(
+        r"Math\.(hypot|sqrt)|[\"'](temple|jungle|volcano|basecamp)[\"']|"
+        r"rules *[!=]==? *[\"'](demo|standard|auction)[\"']|\b(moved|placed|dug|built) (a|the)\b"
+    )
+    found = [
+        f"{path.name}:{number}: {line.strip()}"
+        for path in sorted((PACKAGE / "static").glob("*.js"))
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+        if rules_in_js.search(line)
+    ]
+    assert found == []
