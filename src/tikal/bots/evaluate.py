@@ -23,7 +23,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Final
 
-from ..components import TEMPLE, TREASURE, VOLCANO
+from ..components import VOLCANO
 from ..state import GameState, Phase
 
 #: Soft control by strength margin (own strength minus the best opponent's), for margin -3..6.
@@ -231,11 +231,3 @@ def _scored_cells(game: GameState) -> list[int]:
     cells = list(game.levels)
     cells.extend(c for c, t in game.tokens.items() if t)
     return cells
-
-
-def is_scored_cell(game: GameState, cell: int) -> bool:
-    tile = game.tiles.get(cell)
-    if tile is None:
-        return False
-    kind = tile.spec.kind
-    return kind == TEMPLE or (kind == TREASURE and bool(game.tokens.get(cell)))
