@@ -707,71 +707,73 @@ class GameState:
     # Each returns None when allowed, or the refusal: rule id, message key, parameters.
 
     def _dig_problem(self, p: int, cell: int) -> Refusal | None:
-        tile, where = self.tiles.get(cell), hexes.label(cell)
+        tile = self.tiles.get(cell)
         if tile is None or tile.spec.kind != TEMPLE:
-            return "DIG-1", "refuse.not_temple_dig", {"cell": where}
+            return "DIG-1", "refuse.not_temple_dig", {"cell": hexes.label(cell)}
         if cell in self.guards:
-            return "DIG-5", "refuse.dig_guarded", {"cell": where}
+            return "DIG-5", "refuse.dig_guarded", {"cell": hexes.label(cell)}
         done = self.dug.get(cell, 0)
         if done >= 2:
-            return "DIG-3", "refuse.dug_twice", {"cell": where}
+            return "DIG-3", "refuse.dug_twice", {"cell": hexes.label(cell)}
         have = self.figures_on(p, cell)
         if have < done + 1:
-            return "DIG-2", "refuse.dig_needs", {"cell": where, "need": done + 1, "have": have}
+            need = {"cell": hexes.label(cell), "need": done + 1, "have": have}
+            return "DIG-2", "refuse.dig_needs", need
         nxt = self.levels[cell] + 1
         if nxt > MAX_LEVEL or self.level_supply[nxt] == 0:
-            return "DIG-4", "refuse.no_level_left", {"level": nxt, "cell": where}
+            return "DIG-4", "refuse.no_level_left", {"level": nxt, "cell": hexes.label(cell)}
         return None
 
     def _take_problem(self, p: int, cell: int) -> Refusal | None:
-        tile, where = self.tiles.get(cell), hexes.label(cell)
+        tile = self.tiles.get(cell)
         if tile is None or tile.spec.kind != TREASURE:
-            return "TREASURE-1", "refuse.not_treasure", {"cell": where}
+            return "TREASURE-1", "refuse.not_treasure", {"cell": hexes.label(cell)}
         if not self.tokens.get(cell):
-            return "TREASURE-1", "refuse.no_treasure_left", {"cell": where}
+            return "TREASURE-1", "refuse.no_treasure_left", {"cell": hexes.label(cell)}
         done = self.taken.get(cell, 0)
         if done >= 2:
-            return "TREASURE-3", "refuse.took_twice", {"cell": where}
+            return "TREASURE-3", "refuse.took_twice", {"cell": hexes.label(cell)}
         have = self.figures_on(p, cell)
         if have < done + 1:
-            need = done + 1
-            return "TREASURE-2", "refuse.take_needs", {"cell": where, "need": need, "have": have}
+            need = {"cell": hexes.label(cell), "need": done + 1, "have": have}
+            return "TREASURE-2", "refuse.take_needs", need
         return None
 
     def _camp_problem(self, p: int, cell: int) -> Refusal | None:
-        tile, where = self.tiles.get(cell), hexes.label(cell)
+        tile = self.tiles.get(cell)
         if tile is None:
-            return "CAMP-1", "refuse.camp_no_tile", {"cell": where}
+            return "CAMP-1", "refuse.camp_no_tile", {"cell": hexes.label(cell)}
         kind = tile.spec.kind
         if kind == TREASURE and self.tokens.get(cell):
-            return "TREASURE-4", "refuse.camp_treasure_left", {"cell": where}
+            return "TREASURE-4", "refuse.camp_treasure_left", {"cell": hexes.label(cell)}
         if kind not in _CAMP_KINDS:
-            return "CAMP-1", "refuse.camp_kind", {"cell": where, "kind": Message(f"kind.{kind}")}
+            what = {"cell": hexes.label(cell), "kind": Message(f"kind.{kind}")}
+            return "CAMP-1", "refuse.camp_kind", what
         if cell in self.camps:
-            return "CAMP-2", "refuse.camp_taken", {"cell": where}
+            return "CAMP-2", "refuse.camp_taken", {"cell": hexes.label(cell)}
         if len(self.own_camps(p)) >= self.rules.camps_max:
             return "CAMP-2", "refuse.camps_used", {"max": self.rules.camps_max}
         if self.options.get("camp_needs_own_figure") and not self.figures_on(p, cell):
-            return "CAMP-3", "refuse.camp_needs_figure", {"cell": where}
+            return "CAMP-3", "refuse.camp_needs_figure", {"cell": hexes.label(cell)}
         return None
 
     def _guard_problem(self, p: int, cell: int, leader: bool) -> Refusal | None:
-        tile, where = self.tiles.get(cell), hexes.label(cell)
+        tile = self.tiles.get(cell)
         if tile is None or tile.spec.kind != TEMPLE:
-            return "GUARD-1", "refuse.guard_not_temple", {"cell": where}
+            return "GUARD-1", "refuse.guard_not_temple", {"cell": hexes.label(cell)}
         if cell in self.guards:
-            return "GUARD-1", "refuse.guard_taken", {"cell": where}
+            return "GUARD-1", "refuse.guard_taken", {"cell": hexes.label(cell)}
         if self.guards and self.guards_of(p) >= self.rules.guards_max:
             return "GUARD-4", "refuse.guards_used", {"max": self.rules.guards_max}
         if leader and self.leader[p] != cell:
-            return "GUARD-1", "refuse.guard_leader_not_on", {"cell": where}
+            return "GUARD-1", "refuse.guard_leader_not_on", {"cell": hexes.label(cell)}
         if not leader and not self.workers[p].get(cell, 0):
-            return "GUARD-1", "refuse.guard_no_worker", {"cell": where}
+            return "GUARD-1", "refuse.guard_no_worker", {"cell": hexes.label(cell)}
         mine = self.strength(p, cell)
         best_other = max((self.strength(o, cell) for o in range(self.players) if o != p), default=0)
         if mine <= best_other:
             return "GUARD-1", "refuse.guard_not_strongest", {
-                "cell": where, "mine": mine, "best": best_other,
+                "cell": hexes.label(cell), "mine": mine, "best": best_other,
             }
         return None
 
@@ -871,17 +873,14 @@ class GameState:
         handler = _HANDLERS.get(type(action))
         if handler is None:
             raise _not_playable(action)
-        if chance is None:
-            self._play(handler, action)
+        if chance is not None:
+            saved = self.clone()
+            try:
+                self._with_chance(chance, lambda: self.apply(action))
+            except ChanceError:
+                self._restore(saved)
+                raise
             return
-        saved = self.clone()
-        try:
-            self._with_chance(chance, lambda: self._play(handler, action))
-        except ChanceError:
-            self._restore(saved)
-            raise
-
-    def _play(self, handler: Any, action: Action) -> None:
         base = None
         if self.undo_enabled and self._undo_base is None and self.phase in _UNDOABLE:
             base = self.clone()
@@ -1079,19 +1078,18 @@ class GameState:
         self._check_mover(p, src, action.leader)
         target = self.tiles.get(dst)
         direction = _DIRECTION_OF.get(dst - src)
-        ends = {"from": hexes.label(src), "to": hexes.label(dst)}
         if direction is None:
-            raise IllegalAction("MOVE-1", "refuse.not_neighbours", ends)
+            raise IllegalAction("MOVE-1", "refuse.not_neighbours", _ends(src, dst))
         if target is None:
-            raise IllegalAction("MOVE-1", "refuse.no_tile_on", {"cell": ends["to"]})
+            raise IllegalAction("MOVE-1", "refuse.no_tile_on", {"cell": hexes.label(dst)})
         if target.spec.kind == VOLCANO:
-            raise IllegalAction("MOVE-3", "refuse.volcano", {"cell": ends["to"]})
+            raise IllegalAction("MOVE-3", "refuse.volcano", {"cell": hexes.label(dst)})
         stones = self.tiles[src].stones[direction] + target.stones[OPPOSITE[direction]]
         cost = stones * self.rules.costs["move_per_stone"]
         if cost == 0:
-            raise IllegalAction("MOVE-2", "refuse.impassable", ends)
+            raise IllegalAction("MOVE-2", "refuse.impassable", _ends(src, dst))
         if afford and cost > self.ap:
-            short = {**ends, "cost": cost, "ap": self.ap}
+            short = {**_ends(src, dst), "cost": cost, "ap": self.ap}
             raise IllegalAction("MOVE-1", "refuse.move_costs", short)
         if not run:
             return
@@ -1104,9 +1102,7 @@ class GameState:
         self._check_mover(p, src, action.leader)
         ends = {self.rules.basecamp, *self.own_camps(p)}
         if src not in ends or dst not in ends or src == dst:
-            raise IllegalAction("CAMPMOVE-1", "refuse.not_secret_path", {
-                "from": hexes.label(src), "to": hexes.label(dst),
-            })
+            raise IllegalAction("CAMPMOVE-1", "refuse.not_secret_path", _ends(src, dst))
         if afford:
             self._pay("path", "CAMPMOVE-1")
         if not run:
@@ -1503,6 +1499,11 @@ def tile_message(spec: TileSpec | None) -> Message:
     if spec is None:
         return Message("tile.unknown")
     return Message(f"tile.{spec.kind}", {"value": spec.value, "masks": spec.masks})
+
+
+def _ends(src: int, dst: int) -> dict[str, Any]:
+    """The two spaces of a walk, as message parameters."""
+    return {"from": hexes.label(src), "to": hexes.label(dst)}
 
 
 def _figure_message(leader: bool) -> Message:
