@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 import random
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -10,7 +12,7 @@ import pytest
 from positions import Position
 from tikal import Game, TakeTreasure, label, parse_label
 from tikal.bots import BOT_NAMES, PRESETS, GreedyBot, MCTSBot, RandomBot, make_bot
-from tikal.bots.evaluate import Evaluator
+from tikal.bots.evaluate import DEFAULT_WEIGHTS, Evaluator, Weights, load_weights
 from tikal.bots.greedy import truncate_after_take
 from tikal.bots.planner import TurnPlanner
 from tikal.components import VOLCANO
@@ -365,3 +367,15 @@ def test_rewards_of_the_search() -> None:
     assert 0.0 < bot.simulate(game.clone(), [], 0) < 1.0
     objective = MCTSBot(1, iterations=5, seconds=None, reward="objective")
     assert objective.simulate(game.clone(), [], 0) != bot.simulate(game.clone(), [], 0)
+
+
+def test_evaluation_weights_are_data(tmp_path: Path) -> None:
+    """The evaluation's constants live in data/weights.json; a tuned file loads the same way."""
+    assert load_weights() == DEFAULT_WEIGHTS
+    assert Weights.from_json(DEFAULT_WEIGHTS.to_json()) == DEFAULT_WEIGHTS
+    tuned = DEFAULT_WEIGHTS.to_json() | {"camp": 2.5}
+    path = tmp_path / "tuned.json"
+    path.write_text(json.dumps({"weights": tuned}))
+    assert load_weights(path).camp == 2.5
+    with pytest.raises(ValueError, match="weights need exactly"):
+        Weights.from_json({"camp": 1.0})

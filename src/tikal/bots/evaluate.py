@@ -20,31 +20,54 @@ Terms (all per player ``q``; ``R`` = scoring rounds still to come for ``q``):
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Final
+import json
+from dataclasses import dataclass, field, fields
+from importlib import resources
+from pathlib import Path
+from typing import Any, Final
 
 from ..components import VOLCANO
 from ..state import GameState, Phase
 
-#: Soft control by strength margin (own strength minus the best opponent's), for margin -3..6.
-DEFAULT_CONTROL: Final = (0.0, 0.03, 0.08, 0.18, 0.55, 0.7, 0.8, 0.87, 0.92, 0.95)
-
 
 @dataclass(frozen=True, slots=True)
 class Weights:
-    """The evaluation's tunable constants."""
+    """The evaluation's tunable constants (defaults in ``data/weights.json``, which
+    explains each one)."""
 
-    control: tuple[float, ...] = DEFAULT_CONTROL
-    later: float = 0.5  # weight of each scoring round after the next one
-    worker_on_board: float = 0.3
-    leader_on_board: float = 4.0
-    guard_slot: float = 1.5  # per unused guard [GUARD-4], times (rounds ahead - 1)
-    treasure_reach: float = 0.35  # share of a token's value for a figure standing next to it
-    camp: float = 1.2  # per camp, times min(future rounds, 2) / 2
-    opponents_max: float = 0.5  # multi-player objective: weight of the best opponent vs the mean
+    control: tuple[float, ...]  # soft control by strength margin -3..6
+    later: float  # weight of each scoring round after the next one
+    worker_on_board: float
+    leader_on_board: float
+    guard_slot: float  # per unused guard [GUARD-4], times (rounds ahead - 1)
+    treasure_reach: float  # share of a token's value for a figure standing next to it
+    camp: float  # per camp, times min(future rounds, 2) / 2
+    opponents_max: float  # multi-player objective: weight of the best opponent vs the mean
+
+    def to_json(self) -> dict[str, Any]:
+        data = {f.name: getattr(self, f.name) for f in fields(self)}
+        return {**data, "control": list(self.control)}
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Weights:
+        """Weights from a JSON object; every field is required, unknown ones are refused."""
+        names = {f.name for f in fields(cls)}
+        if set(data) != names:
+            raise ValueError(f"weights need exactly {sorted(names)}, got {sorted(data)}")
+        control = tuple(float(x) for x in data["control"])
+        return cls(control, **{k: float(v) for k, v in data.items() if k != "control"})
 
 
-DEFAULT_WEIGHTS: Final = Weights()
+def load_weights(path: str | Path | None = None) -> Weights:
+    """Weights from a JSON file (``{"weights": {...}}``); the packaged defaults by default."""
+    if path is None:
+        text = resources.files("tikal").joinpath("data/weights.json").read_text("utf-8")
+    else:
+        text = Path(path).read_text(encoding="utf-8")
+    return Weights.from_json(json.loads(text)["weights"])
+
+
+DEFAULT_WEIGHTS: Final = load_weights()
 
 
 def control(weights: Weights, margin: int) -> float:
