@@ -1,0 +1,74 @@
+"""``tikal loadtest``: a load benchmark of the web server on 127.0.0.1 (see
+:mod:`tikal.loadtest`); prints one table row per scenario."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from .common import fail, wide_console
+
+SCENARIOS = ("saturate", "paced", "bots")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``loadtest`` to ``app``; the server and client code load only when it runs."""
+    app.command()(loadtest)
+
+
+def loadtest(
+    scenario: Annotated[
+        list[str] | None,
+        typer.Option(help="saturate (moves as fast as answered), paced (--rate moves/s per "
+                     "game), bots (human vs bot games). Repeat for several; default all."),
+    ] = None,
+    games: Annotated[int, typer.Option(min=1, max=2000, help="Games for saturate/paced.")] = 100,
+    bot_games: Annotated[int, typer.Option(min=1, max=500, help="Games for bots.")] = 20,
+    duration: Annotated[
+        float, typer.Option(min=1, max=600, help="Seconds of play per scenario.")] = 15,
+    rate: Annotated[float, typer.Option(help="Moves per second per game when paced.")] = 1.0,
+    http_fraction: Annotated[
+        float, typer.Option(min=0, max=1, help="Share of games that move over HTTP.")] = 0.1,
+    processes: Annotated[int, typer.Option(min=1, max=16, help="Server processes.")] = 1,
+    db: Annotated[
+        str | None,
+        typer.Option(help="Database: a SQLite file or postgresql://… (default: temporary "
+                     "SQLite file)."),
+    ] = None,
+    bot_delay: Annotated[float, typer.Option(help="The servers' bot think time (s).")] = 0.6,
+    server_path: Annotated[
+        str | None,
+        typer.Option(help="Run the server from this source directory (e.g. an older "
+                     "checkout's src) to compare versions."),
+    ] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the clients' random choices.")] = 1,
+) -> None:
+    """Load the web server: start it on 127.0.0.1, play many games over WebSocket and HTTP,
+    print moves/s, latency percentiles, message sizes, server memory and errors."""
+    from ..loadtest import Options, run, summary
+
+    chosen = scenario or list(SCENARIOS)
+    unknown = sorted(set(chosen) - set(SCENARIOS))
+    if unknown:
+        raise fail(f"unknown scenario(s) {', '.join(unknown)}; choose {', '.join(SCENARIOS)}")
+    if processes > 1 and (db is None or not db.startswith("postgresql")):
+        raise fail("several processes need a shared PostgreSQL database (--db postgresql://…)")
+    table = Table(title=f"tikal loadtest ({processes} process(es), {db or 'SQLite'})")
+    rows = []
+    for name in chosen:
+        opts = Options(
+            games=games if name != "bots" else 0, bot_games=bot_games if name == "bots" else 0,
+            duration=duration, rate=rate if name == "paced" else 0.0,
+            http_fraction=http_fraction if name == "saturate" else 0.0, processes=processes,
+            db=db, bot_delay=bot_delay, server_path=server_path, seed=seed,
+        )
+        cells = summary(run(opts))
+        rows.append((name, cells))
+    table.add_column("scenario")
+    for column in rows[0][1]:
+        table.add_column(column, justify="right")
+    for name, cells in rows:
+        table.add_row(name, *cells.values())
+    wide_console().print(table)
