@@ -1,4 +1,4 @@
-"""``tikal serve``: the web app (FastAPI on uvicorn) with games in a SQLite file."""
+"""``tikal serve``: the web app (FastAPI on uvicorn) with games in SQLite or PostgreSQL."""
 
 from __future__ import annotations
 
@@ -13,12 +13,27 @@ def register(app: typer.Typer) -> None:
     app.command()(serve)
 
 
+def is_database_url(db: str) -> bool:
+    return db.startswith(("postgresql://", "postgres://"))
+
+
+def where_stored(db: str) -> str:
+    """The database as shown at start-up: a file's full path, a URL without its password."""
+    if not is_database_url(db):
+        return str(Path(db).resolve())
+    scheme, _, rest = db.partition("://")
+    credentials, at, host = rest.rpartition("@")
+    user = credentials.partition(":")[0]
+    return f"{scheme}://{user}{at}{host}"
+
+
 def serve(
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on.")] = 8000,
     db: Annotated[
-        Path, typer.Option(help="SQLite database file; every game is kept there.")
-    ] = Path("tikal.sqlite3"),
+        str, typer.Option(help="SQLite database file, or a postgresql://user:password@host/db "
+                          "URL (several processes may share one PostgreSQL database).")
+    ] = "tikal.sqlite3",
     bot_delay: Annotated[
         float, typer.Option(help="Seconds a bot waits before moving (so humans can follow).")
     ] = 0.6,
@@ -31,5 +46,5 @@ def serve(
 
     web = create_app(db, bot_delay=bot_delay)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    typer.echo(f"Tikal web app: open http://{shown}:{port}/  (games stored in {db.resolve()})")
+    typer.echo(f"Tikal web app: open http://{shown}:{port}/  (games stored in {where_stored(db)})")
     uvicorn.run(web, host=host, port=port, log_level=log_level, ws_max_size=65536)

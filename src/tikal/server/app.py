@@ -10,6 +10,7 @@ import asyncio
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
+from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
@@ -25,17 +26,32 @@ from .limits import BodyLimit
 from .manager import Manager
 from .replay import Replays
 from .routes_pages import page, static_dir
-from .storage import SqliteStorage, Storage
+from .storage import Storage, open_storage
 
 
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     svc: Services = app.state.services
     svc.hub.loop = asyncio.get_running_loop()
+    cluster = start_cluster(svc.storage, svc.manager)
     await asyncio.to_thread(svc.manager.resume_all)
     yield
+    if cluster is not None:
+        cluster.close()
     svc.manager.close()
     svc.hub.loop = None
+
+
+def start_cluster(storage: Storage, manager: Manager) -> Any:
+    """On PostgreSQL, listen for moves that other server processes store (see cluster.py)."""
+    url, origin = getattr(storage, "url", None), getattr(storage, "origin", None)
+    if not isinstance(url, str) or not isinstance(origin, str):
+        return None  # SQLite: this process is the only one
+    from .cluster import ClusterBridge
+
+    bridge = ClusterBridge(url, origin, manager.refresh, manager.refresh_all)
+    bridge.start()
+    return bridge
 
 
 def add_error_handlers(app: FastAPI) -> None:
@@ -76,8 +92,9 @@ def create_app(
     db_path: str | Path = "tikal.sqlite3", *, storage: Storage | None = None,
     bot_delay: float = 0.6,
 ) -> FastAPI:
-    """The web app; every game lives in the SQLite file ``db_path`` (or ``storage``)."""
-    store: Storage = storage if storage is not None else SqliteStorage(db_path)
+    """The web app; every game lives in ``db_path`` (a SQLite file or a ``postgresql://``
+    URL) or in ``storage``."""
+    store: Storage = storage if storage is not None else open_storage(db_path)
     manager = Manager(store, bot_delay=bot_delay)
     hub = Hub(manager)
     manager.add_listener(hub.notify)

@@ -64,6 +64,33 @@ class Manager:
             listener(session.game_id)
         self.bots.schedule(session)
 
+    # -- other server processes (one PostgreSQL database) --------------------
+
+    def refresh(self, game_id: str) -> None:
+        """Another process stored an entry of ``game_id``: catch up and tell the listeners.
+        A game not in memory is skipped: it is read from storage when it is next asked for."""
+        with self._lock:
+            session = self.sessions.get(game_id)
+        if session is not None:
+            session.refresh()
+            self._after_change(session)
+
+    def refresh_all(self) -> None:
+        """Catch up every game in memory (notices may have been missed while the database
+        connection was down)."""
+        with self._lock:
+            sessions = list(self.sessions.values())
+        for session in sessions:
+            if session.refresh():
+                self._after_change(session)
+
+    def _catch_up(self, session: Session, exc: ServerError) -> None:
+        """A ``stale`` refusal may mean another process stored a move first: load it, so
+        the refusal names the current state and this process's clients see the move."""
+        if exc.code == "stale" and session.refresh():
+            exc.state = session.state
+            self._after_change(session)
+
     # -- games -------------------------------------------------------------
 
     def get(self, game_id: str) -> Session:
@@ -152,19 +179,27 @@ class Manager:
         seats = session.seats_for(token)
         if not isinstance(text, str) or not text.strip() or len(text) > 64:
             raise ServerError("bad_request", "'action' must be an action in notation, e.g. 'end'")
-        with session.lock:
-            acting = session.check_turn(seats, state)
-            if session.record.seats[acting].kind != "human":
-                raise ServerError("forbidden", "a bot plays this seat", 403)
-            session.apply(acting, text)
+        try:
+            with session.lock:
+                acting = session.check_turn(seats, state)
+                if session.record.seats[acting].kind != "human":
+                    raise ServerError("forbidden", "a bot plays this seat", 403)
+                session.apply(acting, text)
+        except ServerError as exc:
+            self._catch_up(session, exc)
+            raise
         self._after_change(session)
         return session
 
     def undo(self, game_id: str, token: str | None, state: Any) -> Session:
         session = self.get(game_id)
         seats = session.seats_for(token)
-        with session.lock:
-            session.undo(session.check_turn(seats, state))
+        try:
+            with session.lock:
+                session.undo(session.check_turn(seats, state))
+        except ServerError as exc:
+            self._catch_up(session, exc)
+            raise
         self._after_change(session)
         return session
 

@@ -169,6 +169,33 @@ class Session:
             raise ServerError.illegal(exc, self.state) from None
         self._store(LogEntry(seq=self.state + 1, kind="undo", seat=seat), before)
 
+    def refresh(self) -> bool:
+        """Catch up with entries another server process stored in the shared database;
+        True if there were any.  Replays just the new entries (the whole log if they do
+        not fit, which only a bug could cause)."""
+        with self.lock:
+            new = self.storage.log_since(self.game_id, self.state)
+            if not new:
+                return False
+            try:
+                for entry in new:
+                    self._replay(entry)
+                self.log.extend(new)
+            except Exception:
+                loaded = self.storage.load(self.game_id)
+                if loaded is None:
+                    raise
+                self.game, self.log = rebuild(*loaded), loaded[1]
+            return True
+
+    def _replay(self, entry: LogEntry) -> None:
+        if entry.kind == "undo":
+            self.game.undo()
+        elif entry.kind == "action":
+            step = step_of(entry)
+            assert step.action is not None
+            self.game.apply(step.action, chance=step.chance)
+
     def _store(self, entry: LogEntry, before: Game) -> None:
         try:
             self.storage.append(self.game_id, entry)

@@ -8,8 +8,10 @@ Nothing else is needed to rebuild the game exactly (see ``session.py``).
 :class:`Storage` is the interface; :class:`SqliteStorage` implements it with
 the standard library's ``sqlite3`` (WAL journal, ``synchronous=FULL``): an
 entry is committed before the server acknowledges the move, so killing the
-server (even with SIGKILL) loses nothing that a client was told about.  A
-PostgreSQL implementation only has to provide the same few methods.
+server (even with SIGKILL) loses nothing that a client was told about.
+:class:`~tikal.server.storage_pg.PostgresStorage` provides the same methods on
+PostgreSQL, for several server processes sharing their games; :func:`open_storage`
+picks one from the ``--db`` argument.
 """
 
 from __future__ import annotations
@@ -88,6 +90,10 @@ class Storage(Protocol):
 
     def load(self, game_id: str) -> tuple[GameRecord, list[LogEntry]] | None:
         """A game and its log, or None."""
+        ...
+
+    def log_since(self, game_id: str, seq: int) -> list[LogEntry]:
+        """The entries after ``seq`` (another server process may have stored them)."""
         ...
 
     def game_ids(self, kind: str = "game") -> list[str]:
@@ -224,6 +230,19 @@ class SqliteStorage:
         ]
         return game, log
 
+    def log_since(self, game_id: str, seq: int) -> list[LogEntry]:
+        with self._lock:
+            rows = self._db.execute(
+                "SELECT seq, kind, seat, action, chance, at FROM log WHERE game_id=? AND seq>? "
+                "ORDER BY seq",
+                (game_id, seq),
+            ).fetchall()
+        return [
+            LogEntry(seq=r[0], kind=r[1], seat=r[2], action=r[3], chance=tuple(json.loads(r[4])),
+                     at=r[5])
+            for r in rows
+        ]
+
     def game_ids(self, kind: str = "game") -> list[str]:
         with self._lock:
             rows = self._db.execute(
@@ -258,3 +277,13 @@ class SqliteStorage:
     def close(self) -> None:
         with self._lock:
             self._db.close()
+
+
+def open_storage(db: str | Path) -> Storage:
+    """The storage for ``tikal serve --db``: a ``postgresql://`` URL or a SQLite file."""
+    text = str(db)
+    if text.startswith(("postgresql://", "postgres://")):
+        from .storage_pg import PostgresStorage  # psycopg loads only when it is used
+
+        return PostgresStorage(text)
+    return SqliteStorage(db)

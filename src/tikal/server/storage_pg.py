@@ -1,0 +1,276 @@
+"""The :class:`~tikal.server.storage.Storage` protocol on PostgreSQL (psycopg 3).
+
+Used by ``tikal serve --db postgresql://...`` so that several server processes share the
+same games.  Three things matter beyond what SQLite does:
+
+* **One move per state, across processes.**  Each game row carries its state counter;
+  :meth:`PostgresStorage.append` moves it from ``seq - 1`` to ``seq`` with one
+  ``UPDATE ... WHERE state = seq - 1`` in the transaction that inserts the entry.  The
+  update takes the game row's lock, so of two processes storing the same ``seq`` the
+  second waits, then finds the counter moved on and gets :class:`StorageConflict` (the
+  client's ``stale`` answer).  The log's primary key is a second guard.
+* **Telling the other processes.**  The same transaction sends ``NOTIFY tikal`` with
+  ``"<game id> <seq> <origin>"``; PostgreSQL delivers it only if the entry is committed.
+  :mod:`tikal.server.cluster` listens for it.
+* **Surviving a database restart.**  A statement that fails because the connection broke
+  is retried on a new connection for up to ``retry_for`` seconds.  When the commit of an
+  append was cut off, the retry finds whether the entry is stored (then it succeeded).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import secrets
+import time
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+import psycopg
+
+from .storage import GameRecord, LogEntry, SeatRecord, StorageConflict
+
+#: The NOTIFY channel of stored log entries.
+CHANNEL = "tikal"
+
+log = logging.getLogger("tikal.server")
+
+T = TypeVar("T")
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id TEXT PRIMARY KEY,
+    kind TEXT NOT NULL DEFAULT 'game',
+    rules TEXT NOT NULL,
+    players INTEGER NOT NULL,
+    options TEXT NOT NULL,
+    seed BIGINT NOT NULL,
+    seeded BOOLEAN NOT NULL DEFAULT FALSE,
+    seats TEXT NOT NULL,
+    tokens TEXT NOT NULL,
+    record TEXT,
+    status TEXT NOT NULL DEFAULT 'playing',
+    created DOUBLE PRECISION NOT NULL,
+    updated DOUBLE PRECISION NOT NULL,
+    state INTEGER NOT NULL DEFAULT -1
+);
+CREATE TABLE IF NOT EXISTS log (
+    game_id TEXT NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    kind TEXT NOT NULL,
+    seat INTEGER NOT NULL,
+    action TEXT,
+    chance TEXT NOT NULL,
+    at DOUBLE PRECISION NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE INDEX IF NOT EXISTS games_updated ON games (updated);
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+INSERT INTO meta VALUES ('schema', '1') ON CONFLICT DO NOTHING;
+"""
+
+#: Any number; two processes creating the schema at once take turns on this lock.
+SCHEMA_LOCK = 0x71CA1
+
+
+def is_postgres_url(db: str) -> bool:
+    return db.startswith(("postgresql://", "postgres://"))
+
+
+def _entry(row: tuple[Any, ...]) -> LogEntry:
+    return LogEntry(seq=row[0], kind=row[1], seat=row[2], action=row[3],
+                    chance=tuple(json.loads(row[4])), at=row[5])
+
+
+class PostgresStorage:
+    """:class:`~tikal.server.storage.Storage` in a PostgreSQL database.
+
+    A small pool of connections (``connections``) lets request threads and bot threads
+    query at the same time; ``origin`` names this process in its notifications, so the
+    cluster bridge can skip its own.
+    """
+
+    def __init__(self, url: str, *, connections: int = 4, retry_for: float = 30.0) -> None:
+        self.url = url
+        self.retry_for = retry_for
+        self.origin = secrets.token_hex(6)
+        self._idle: queue.LifoQueue[psycopg.Connection[Any] | None] = queue.LifoQueue()
+        for _ in range(connections):
+            self._idle.put(None)  # opened on first use
+        self._closed = False
+        self._run(self._create_schema)
+
+    # -- connections ---------------------------------------------------------
+
+    def connect(self) -> psycopg.Connection[Any]:
+        return psycopg.connect(self.url, autocommit=True, connect_timeout=5)
+
+    @contextmanager
+    def _connection(self) -> Iterator[psycopg.Connection[Any]]:
+        """A pooled connection; a broken one is closed and replaced on next use."""
+        conn = self._idle.get()
+        try:
+            if conn is None or conn.closed:
+                conn = self.connect()
+            yield conn
+        except psycopg.OperationalError:
+            if conn is not None:
+                conn.close()
+            conn = None
+            raise
+        finally:
+            self._idle.put(conn)
+
+    def _run(self, work: Callable[[psycopg.Connection[Any]], T]) -> T:
+        """``work`` in a transaction, retried on a new connection while the database is
+        unreachable (a restart), for up to ``retry_for`` seconds."""
+        deadline = time.monotonic() + self.retry_for
+        pause = 0.05
+        while True:
+            try:
+                with self._connection() as conn, conn.transaction():
+                    return work(conn)
+            except psycopg.OperationalError:
+                if self._closed or time.monotonic() + pause > deadline:
+                    raise
+                log.warning("PostgreSQL unreachable; retrying in %.2f s", pause)
+                time.sleep(pause)
+                pause = min(pause * 2, 1.0)
+
+    @staticmethod
+    def _create_schema(conn: psycopg.Connection[Any]) -> None:
+        conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
+        for statement in filter(str.strip, SCHEMA.split(";")):
+            conn.execute(statement)
+
+    # -- the Storage protocol ------------------------------------------------
+
+    def create(self, game: GameRecord) -> None:
+        def insert(conn: psycopg.Connection[Any]) -> None:
+            conn.execute(
+                "INSERT INTO games (id, kind, rules, players, options, seed, seeded, seats, "
+                "tokens, record, status, created, updated) "
+                "VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
+                (
+                    game.game_id, game.kind, game.rules, game.players,
+                    json.dumps(game.options), game.seed, game.seeded,
+                    json.dumps([s.to_json() for s in game.seats]),
+                    json.dumps({t: list(s) for t, s in game.tokens.items()}),
+                    json.dumps(game.record) if game.record is not None else None,
+                    "playing" if game.kind == "game" else "replay",
+                    game.created, game.created,
+                ),
+            )
+
+        self._run(insert)
+
+    def append(self, game_id: str, entry: LogEntry) -> None:
+        attempt = 0
+
+        def store(conn: psycopg.Connection[Any]) -> None:
+            nonlocal attempt
+            attempt += 1
+            moved = conn.execute(
+                "UPDATE games SET state=%s, updated=%s WHERE id=%s AND state=%s",
+                (entry.seq, entry.at, game_id, entry.seq - 1),
+            ).rowcount
+            if moved != 1:
+                if attempt > 1 and self._stored(conn, game_id, entry):
+                    return  # the first attempt committed, only its answer was lost
+                raise StorageConflict(f"entry {entry.seq} of {game_id} already exists")
+            conn.execute(
+                "INSERT INTO log (game_id, seq, kind, seat, action, chance, at) "
+                "VALUES (%s,%s,%s,%s,%s,%s,%s)",
+                (game_id, entry.seq, entry.kind, entry.seat, entry.action,
+                 json.dumps(list(entry.chance)), entry.at),
+            )
+            conn.execute("SELECT pg_notify(%s, %s)",
+                         (CHANNEL, f"{game_id} {entry.seq} {self.origin}"))
+
+        try:
+            self._run(store)
+        except psycopg.errors.UniqueViolation as exc:
+            raise StorageConflict(f"entry {entry.seq} of {game_id} already exists") from exc
+
+    @staticmethod
+    def _stored(conn: psycopg.Connection[Any], game_id: str, entry: LogEntry) -> bool:
+        row = conn.execute(
+            "SELECT seq, kind, seat, action, chance, at FROM log WHERE game_id=%s AND seq=%s",
+            (game_id, entry.seq),
+        ).fetchone()
+        return row is not None and _entry(row) == entry
+
+    def load(self, game_id: str) -> tuple[GameRecord, list[LogEntry]] | None:
+        def read(conn: psycopg.Connection[Any]) -> tuple[GameRecord, list[LogEntry]] | None:
+            row = conn.execute(
+                "SELECT id, kind, rules, players, options, seed, seats, tokens, record, "
+                "created, seeded FROM games WHERE id=%s",
+                (game_id,),
+            ).fetchone()
+            if row is None:
+                return None
+            game = GameRecord(
+                game_id=row[0], kind=row[1], rules=row[2], players=row[3],
+                options=json.loads(row[4]), seed=row[5],
+                seats=tuple(SeatRecord.from_json(s) for s in json.loads(row[6])),
+                tokens={t: tuple(s) for t, s in json.loads(row[7]).items()},
+                record=json.loads(row[8]) if row[8] else None, created=row[9],
+                seeded=bool(row[10]),
+            )
+            return game, self._log(conn, game_id, -1)
+
+        return self._run(read)
+
+    @staticmethod
+    def _log(conn: psycopg.Connection[Any], game_id: str, after: int) -> list[LogEntry]:
+        rows = conn.execute(
+            "SELECT seq, kind, seat, action, chance, at FROM log "
+            "WHERE game_id=%s AND seq>%s ORDER BY seq",
+            (game_id, after),
+        ).fetchall()
+        return [_entry(r) for r in rows]
+
+    def log_since(self, game_id: str, seq: int) -> list[LogEntry]:
+        return self._run(lambda conn: self._log(conn, game_id, seq))
+
+    def game_ids(self, kind: str = "game") -> list[str]:
+        rows = self._run(lambda conn: conn.execute(
+            "SELECT id FROM games WHERE kind=%s ORDER BY created", (kind,)
+        ).fetchall())
+        return [r[0] for r in rows]
+
+    def set_status(self, game_id: str, status: str) -> None:
+        self._run(lambda conn: conn.execute(
+            "UPDATE games SET status=%s WHERE id=%s", (status, game_id)
+        ))
+
+    def listing(self, limit: int = 50) -> list[dict[str, Any]]:
+        rows = self._run(lambda conn: conn.execute(
+            "SELECT id, rules, players, status, created, updated, seats, "
+            "(SELECT COUNT(*) FROM log WHERE log.game_id = games.id) "
+            "FROM games WHERE kind='game' ORDER BY updated DESC LIMIT %s",
+            (limit,),
+        ).fetchall())
+        return [
+            {
+                "id": r[0], "rules": r[1], "players": r[2], "status": r[3], "created": r[4],
+                "updated": r[5], "moves": r[7],
+                "seats": [
+                    {"kind": s["kind"], "name": s["name"], "level": s.get("level")}
+                    for s in json.loads(r[6])
+                ],
+            }
+            for r in rows
+        ]
+
+    def close(self) -> None:
+        self._closed = True
+        while True:
+            try:
+                conn = self._idle.get_nowait()
+            except queue.Empty:
+                return
+            if conn is not None:
+                conn.close()
