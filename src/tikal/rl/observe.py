@@ -1,0 +1,250 @@
+"""Observations: one float32 vector per agent, built only from that agent's view [HIDDEN-1].
+
+The vector is ``planes`` (``PLANES x height x width``, the board on the rule set's
+window grid, see :mod:`tikal.rl.window`) followed by ``globals`` (phase, action points,
+each seat's supplies, treasures and score, the tile to place, the stack's letter counts,
+the auction).  Seats are relative to the observer: seat slot 0 is always "me", slot 1 the
+next seat clockwise, so one policy serves every seat.  ``layout(rules)`` names every
+entry; docs/rl.md has the table.
+
+Tiles never change once placed, so an :class:`Encoder` keeps the tile planes of the
+game it follows and adds new tiles only (call :meth:`Encoder.reset` for a new game).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+from typing import Final
+
+import numpy as np
+import numpy.typing as npt
+
+from ..components import KINDS, RuleSet, TileSpec, rule_set
+from ..state import GUARDING, OUT, SUPPLY, GameState, Phase
+from ..view import View
+from .window import window
+
+Obs = npt.NDArray[np.float32]
+
+PHASES: Final = tuple(Phase)
+#: The board planes that do not depend on seats, then four planes per seat slot.
+TILE_PLANES: Final = ("space", "tile", *(f"kind:{k}" for k in KINDS),
+                      *(f"stones:{d}" for d in range(6)))
+STATE_PLANES: Final = ("level", "tokens", "dug", "taken", "open")
+SEAT_PLANES: Final = ("workers", "leader", "camp", "guard")
+#: Every observation value lies in [0, HIGH] (scores / 100 stay below 9: see max_score).
+HIGH: Final = 10.0
+
+
+@dataclass(frozen=True, slots=True)
+class Layout:
+    """Sizes and offsets of one rule set's observation."""
+
+    seats: int
+    height: int
+    width: int
+    planes: tuple[str, ...]
+    globals: tuple[str, ...]
+
+    @property
+    def cells(self) -> int:
+        return self.height * self.width
+
+    @property
+    def board_size(self) -> int:
+        return len(self.planes) * self.cells
+
+    @property
+    def size(self) -> int:
+        return self.board_size + len(self.globals)
+
+    def plane(self, name: str) -> int:
+        return self.planes.index(name)
+
+    def split(self, obs: Obs) -> tuple[Obs, Obs]:
+        """The board as ``(planes, height, width)`` and the globals vector."""
+        board = obs[: self.board_size].reshape(len(self.planes), self.height, self.width)
+        return board, obs[self.board_size :]
+
+
+def _seat_globals(rs: RuleSet) -> list[str]:
+    names = ["present", "score", "supply", "leader:supply", "leader:board", "leader:out",
+             "leader:guarding", "out"]
+    names += [f"treasure:{t}" for t in range(rs.token_types)]
+    names += ["marker", "bids_paid", "passed", "bidding", "high_bidder", "current"]
+    return names
+
+
+@cache
+def layout(rules: str) -> Layout:
+    """The observation layout of a rule set (the same for every player count)."""
+    rs = rule_set(rules)
+    seats = max(rs.player_counts)
+    planes = (*TILE_PLANES, *STATE_PLANES,
+              *(f"{name}:{k}" for name in SEAT_PLANES for k in range(seats)))
+    names = [f"phase:{p.value}" for p in PHASES] + ["ap"]
+    names += [f"me:{s}" for s in range(seats)]
+    names += [f"seat{k}:{n}" for k in range(seats) for n in _seat_globals(rs)]
+    names += ["drawn", *(f"drawn:{k}" for k in KINDS), *(f"drawn:stones:{d}" for d in range(6)),
+              "drawn:value", "drawn:masks"]
+    names += [f"stack:{letter}" for letter in rs.letters]
+    names += [f"display:{spec.tile_id}" for spec in rs.terrain] if rs.auction else []
+    names += [f"level_supply:{v}" for v in range(len(rs.level_supply))]
+    names += ["token_pool", "high_bid", "scoring_final", "volcano_pending", "scoring_rounds",
+              "tiles_placed", "discarded"]
+    win = window(rules)
+    return Layout(seats, win.height, win.width, planes, tuple(names))
+
+
+@cache
+def _tile_features(spec: TileSpec, rotation: int) -> tuple[float, ...]:
+    """Planes ``tile`` .. ``stones:5`` of one placed tile."""
+    from ..hexes import rotate
+
+    kinds = tuple(1.0 if spec.kind == k else 0.0 for k in KINDS)
+    stones = tuple(s / 3 for s in rotate(spec.stones, rotation))
+    return (1.0, *kinds, *stones)
+
+
+class Encoder:
+    """Builds observations of one game stream; keeps the planes of placed tiles."""
+
+    def __init__(self, rules: str) -> None:
+        self.rs = rule_set(rules)
+        self.layout = layout(rules)
+        self.grid = window(rules).grid_index
+        lay = self.layout
+        self._index = {name: i for i, name in enumerate(lay.globals)}
+        self._seat_base = [self._index[f"seat{k}:present"] for k in range(lay.seats)]
+        self._seat_width = len(_seat_globals(self.rs))
+        self._letters = {letter: self._index[f"stack:{letter}"] for letter in self.rs.letters}
+        self._display = {spec.tile_id: self._index.get(f"display:{spec.tile_id}", -1)
+                         for spec in self.rs.terrain}
+        self._static = np.zeros(lay.board_size, dtype=np.float32)
+        for gi in self.grid.values():
+            self._static[gi] = 1.0  # plane "space"
+        self.reset()
+
+    def reset(self) -> None:
+        """Forget the tiles of the previous game."""
+        self._board = self._static.copy()
+        self._known: set[int] = set()
+
+    def _add_tiles(self, state: GameState) -> None:
+        cells, board, known = self.layout.cells, self._board, self._known
+        for c, placed in state.tiles.items():
+            if c in known:
+                continue
+            known.add(c)
+            gi = self.grid[c]
+            for k, value in enumerate(_tile_features(placed.spec, placed.rotation), start=1):
+                board[k * cells + gi] = value
+
+    def encode(self, view: View) -> Obs:
+        """The observation of ``view.player`` (a seat, not a spectator)."""
+        state = view.state
+        me = view.player
+        assert me is not None, "observations are for seats"
+        if len(state.tiles) < len(self._known):
+            self.reset()
+        self._add_tiles(state)
+        obs = np.zeros(self.layout.size, dtype=np.float32)
+        obs[: self.layout.board_size] = self._board
+        idx: list[int] = []
+        val: list[float] = []
+        self._board_state(state, me, idx, val)
+        self._globals(state, me, idx, val)
+        obs[idx] = val
+        return obs
+
+    def _board_state(self, state: GameState, me: int, idx: list[int], val: list[float]) -> None:
+        """Levels, face-down token counts, this turn's digs and takes, open spaces, figures."""
+        n, grid, base = self.layout.cells, self.grid, len(TILE_PLANES) * self.layout.cells
+        for plane, values, scale in ((0, state.levels, 10), (2, state.dug, 2),
+                                     (3, state.taken, 2)):
+            for c, v in values.items():
+                idx.append(base + plane * n + grid[c])
+                val.append(v / scale)
+        for c, tokens in state.tokens.items():
+            idx.append(base + n + grid[c])
+            val.append(len(tokens) / 4)
+        for c in state.frontier:
+            idx.append(base + 4 * n + grid[c])
+            val.append(1.0)
+        seats, players = self.layout.seats, state.players
+        figures = base + len(STATE_PLANES) * n
+        for p in range(players):
+            k = (p - me) % players
+            for c, count in state.workers[p].items():
+                idx.append(figures + k * n + grid[c])
+                val.append(count / 5)
+            if state.leader[p] >= 0:
+                idx.append(figures + (seats + k) * n + grid[state.leader[p]])
+                val.append(1.0)
+        for c, owner in state.camps.items():
+            idx.append(figures + (2 * seats + (owner - me) % players) * n + grid[c])
+            val.append(1.0)
+        for c, (owner, _) in state.guards.items():
+            idx.append(figures + (3 * seats + (owner - me) % players) * n + grid[c])
+            val.append(1.0)
+
+    def _globals(self, state: GameState, me: int, idx: list[int], val: list[float]) -> None:
+        off, at, rs = self.layout.board_size, self._index, self.rs
+        ones = [at[f"phase:{state.phase.value}"], at[f"me:{me}"]]
+        for p in range(state.players):
+            self._seat(state, p, (p - me) % state.players, idx, val)
+        if state.drawn is not None:
+            spec = rs.tile(state.drawn)
+            ones += [at["drawn"], at[f"drawn:{spec.kind}"]]
+            for d, s in enumerate(spec.stones):
+                idx.append(off + at[f"drawn:stones:{d}"])
+                val.append(s / 3)
+            idx += [off + at["drawn:value"], off + at["drawn:masks"]]
+            val += [spec.value / 10, spec.masks / 4]
+        counts: dict[str, int] = {}
+        for tile_id in state.stack:
+            letter = tile_id[0]
+            counts[letter] = counts.get(letter, 0) + 1
+        for letter, count in counts.items():
+            idx.append(off + self._letters[letter])
+            val.append(count / 10)
+        for tile_id in state.display:
+            idx.append(off + self._display[tile_id])
+            val.append(1.0)
+        supply_at = at["level_supply:0"]
+        for v, count in enumerate(state.level_supply):
+            idx.append(off + supply_at + v)
+            val.append(count / 11)
+        pending = state.phase is Phase.SCORING and not state.scoring_final
+        terrain = len(rs.terrain)
+        for name, value in (
+            ("ap", state.ap / rs.action_points), ("token_pool", len(state.token_pool) / 24),
+            ("high_bid", max(state.high_bid, 0) / 100), ("scoring_final", state.scoring_final),
+            ("volcano_pending", pending), ("scoring_rounds", state.scoring_rounds / 4),
+            ("tiles_placed", state.tiles_placed / terrain),
+            ("discarded", len(state.discarded) / terrain),
+        ):
+            idx.append(off + at[name])
+            val.append(float(value))
+        for i in ones:
+            idx.append(off + i)
+            val.append(1.0)
+
+    def _seat(self, state: GameState, p: int, k: int, idx: list[int], val: list[float]) -> None:
+        """The globals of seat ``p`` in slot ``k``."""
+        base = self.layout.board_size + self._seat_base[k]
+        lead = state.leader[p]
+        place = 0 if lead == SUPPLY else 2 if lead == OUT else 3 if lead == GUARDING else 1
+        values = [1.0, state.scores[p] / 100, state.supply[p] / self.rs.workers, 0.0, 0.0, 0.0,
+                  0.0, state.out[p] / self.rs.workers]
+        values[3 + place] = 1.0
+        values += [n / 3 for n in state.treasures[p]]
+        values += [float(state.markers[p]), state.bids_paid[p] / 100, float(p in state.passed),
+                   float(p in state.bid_order), float(state.high_bidder == p),
+                   float(state.current == p)]
+        idx.extend(range(base, base + len(values)))
+        val.extend(values)
+
+
+__all__ = ["HIGH", "Encoder", "Layout", "Obs", "layout"]
