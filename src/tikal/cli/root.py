@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from . import bots, engine, loadtest, play, strength, web
+from . import analyze, bots, engine, loadtest, play, strength, web
 
 
 def build_app() -> typer.Typer:
@@ -24,6 +24,7 @@ def build_app() -> typer.Typer:
     bots.register(app)
     play.register(app)
     strength.register(app)
+    analyze.register(app)
     web.register(app)
     loadtest.register(app)
     return app

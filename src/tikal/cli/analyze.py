@@ -1,0 +1,114 @@
+"""``tikal analyze``: where a game was won and lost; the work is done by
+:mod:`tikal.bots.analysis`."""
+
+from __future__ import annotations
+
+import json
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from ..bots.analysis import THRESHOLDS, Review, analyze, save_plot, summary
+from ..game import Game
+from .common import console, fail, wide_console
+
+STYLE = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow", "best": "green"}
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``analyze`` to ``app``."""
+    app.command(name="analyze")(analyze_command)
+
+
+def analyze_command(
+    record: Annotated[Path, typer.Argument(help="A game record (JSON, tikal-record).")],
+    budget: Annotated[
+        int, typer.Option(min=1, help="Determinizations per decision (more: slower, surer).")
+    ] = 16,
+    seat: Annotated[int | None, typer.Option(help="Only this seat's decisions.")] = None,
+    seed: Annotated[int, typer.Option(help="Seed of the determinizations.")] = 0,
+    jobs: Annotated[int, typer.Option(min=1, help="Processes to spread decisions over.")] = 1,
+    json_out: Annotated[
+        Path | None, typer.Option("--json", help="Write every review as JSON here.")
+    ] = None,
+    plot: Annotated[Path | None, typer.Option(help="Save the win-chance graph (PNG).")] = None,
+) -> None:
+    """Review every decision of a game from the player's view at that moment: each
+    player's win chance, the better plan the search finds, and how much was lost."""
+    data = _read(record)
+    names = _names(data)
+    if seat is not None and not 0 <= seat < len(names):
+        raise fail(f"--seat must be 0..{len(names) - 1}")
+    reviews = _run(data, budget=budget, seed=seed, seat=seat, jobs=jobs)
+    out = wide_console()
+    out.print(_table(reviews, names))
+    out.print(_summary_table(reviews, names))
+    if json_out is not None:
+        report = {"record": str(record), "budget": budget, "seed": seed,
+                  "thresholds": dict(THRESHOLDS), "summary": summary(reviews, len(names)),
+                  "reviews": [r.to_json() for r in reviews]}
+        json_out.write_text(json.dumps(report, indent=1), encoding="utf-8")
+    if plot is not None:
+        save_plot(reviews, names, str(plot))
+
+
+def _read(path: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        Game.from_record(data)
+    except (OSError, ValueError) as exc:  # RecordError names the entry at fault
+        raise fail(f"{path}: {exc}") from None
+    return dict(data)
+
+
+def _names(data: dict[str, Any]) -> list[str]:
+    given = data.get("seats")
+    seats: list[Any] = given if isinstance(given, list) else []
+    players = int(data["players"])
+    return [
+        str(seats[p].get("name")) if p < len(seats) and isinstance(seats[p], dict)
+        and seats[p].get("name") else f"seat {p}"
+        for p in range(players)
+    ]
+
+
+def _run(data: dict[str, Any], **options: Any) -> list[Review]:
+    columns = (TextColumn("analysing"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn())
+    jobs = options.pop("jobs")
+    with Progress(*columns, console=console(stderr=True), transient=True) as bar:
+        task = bar.add_task("decisions", total=None)
+
+        def step(done: int, total: int) -> None:
+            bar.update(task, completed=done, total=total)
+
+        if jobs == 1:
+            return analyze(data, progress=step, **options)
+        with ProcessPoolExecutor(max_workers=jobs) as pool:
+            return analyze(data, executor=pool, progress=step, **options)
+
+
+def _table(reviews: list[Review], names: list[str]) -> Table:
+    table = Table(title="Decisions", show_lines=False)
+    for column in ("#", "player", "played", "verdict", "lost", "better", "win chances"):
+        table.add_column(column)
+    for r in reviews:
+        style = STYLE.get(r.verdict, "")
+        better = "" if r.verdict in ("best", "good") else " · ".join(r.best)
+        chances = " ".join(f"{c:.0%}" for c in r.win_chance)
+        table.add_row(str(r.index), names[r.player], " · ".join(r.played), r.verdict,
+                      f"{r.loss:.0%}", better, chances, style=style)
+    return table
+
+
+def _summary_table(reviews: list[Review], names: list[str]) -> Table:
+    table = Table(title="Per player")
+    for column in ("player", "decisions", *(n for n, _ in THRESHOLDS), "win chance lost"):
+        table.add_column(column)
+    for p, row in summary(reviews, len(names)).items():
+        counts = [str(row[n]) for n, _ in THRESHOLDS]
+        table.add_row(names[int(p)], str(row["decisions"]), *counts, f"{row['lost']:.0%}")
+    return table
