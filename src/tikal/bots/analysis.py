@@ -232,6 +232,7 @@ def save_plot(reviews: list[Review], names: list[str], path: str) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
 
     fig, ax = plt.subplots(figsize=(9, 4))
     xs = [r.index for r in reviews]
@@ -242,7 +243,7 @@ def save_plot(reviews: list[Review], names: list[str], path: str) -> None:
         if r.verdict in marks:
             ax.scatter([r.index], [r.win_chance[r.player]], marker=marks[r.verdict], s=60,
                        color="black", zorder=3)
-    ax.xaxis.get_major_locator().set_params(integer=True)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xlabel("decision")
     ax.set_ylabel("win chance (before the decision)")
     ax.set_ylim(0, 1)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from . import analyze, bots, engine, loadtest, play, strength, web
+from . import analyze, bots, engine, loadtest, play, strength, tune, web
 
 
 def build_app() -> typer.Typer:
@@ -25,6 +25,7 @@ def build_app() -> typer.Typer:
     play.register(app)
     strength.register(app)
     analyze.register(app)
+    tune.register(app)
     web.register(app)
     loadtest.register(app)
     return app

@@ -1,0 +1,195 @@
+"""Self-play tuning of the evaluation weights (``data/weights.json``) with CMA-ES.
+
+Chess engines tune their evaluation by playing themselves; so do we.  A candidate set
+of weights plays a bot of the same level with the current weights on a fixed set of
+*training deals* (game seeds), seats rotating so that each deal is played from every
+seat; its fitness is its share of wins (ties split) plus a small term for the mean
+score margin, which breaks ties between candidates that win equally often.  CMA-ES
+(the ``cma`` package, seeded, within bounds) searches the scalar weights; the soft
+control table stays as it is.  A tuned file is then judged on *held-out deals*
+(other seeds) with :func:`match`, which the tuning never saw.
+
+Everything is deterministic for a seed: the deals, the bots' seeds and the optimizer.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from concurrent.futures import Executor
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..game import Game
+from ..loop import play_game
+from . import make_bot
+from .arena import wilson
+from .evaluate import DEFAULT_WEIGHTS, Weights
+
+#: The weights CMA-ES moves, with the box it searches in.
+TUNED: dict[str, tuple[float, float]] = {
+    "later": (0.0, 1.5),
+    "worker_on_board": (0.0, 2.0),
+    "leader_on_board": (0.0, 10.0),
+    "guard_slot": (0.0, 5.0),
+    "treasure_reach": (0.0, 1.0),
+    "camp": (0.0, 5.0),
+    "opponents_max": (0.0, 1.0),
+}
+#: Weight of the mean score margin (points) next to the win share in the fitness.
+MARGIN_WEIGHT = 0.002
+
+
+def to_vector(weights: Weights) -> list[float]:
+    return [float(getattr(weights, name)) for name in TUNED]
+
+
+def from_vector(vector: Sequence[float], base: Weights = DEFAULT_WEIGHTS) -> Weights:
+    """``base`` with the tuned weights taken from ``vector`` (clipped to their box)."""
+    data = base.to_json()
+    for (name, (low, high)), value in zip(TUNED.items(), vector, strict=True):
+        data[name] = min(high, max(low, float(value)))
+    return Weights.from_json(data)
+
+
+@dataclass(frozen=True)
+class Setup:
+    """What every game of a tuning run or a match shares."""
+
+    rules: str = "standard"
+    players: int = 2
+    level: str = "greedy"  # greedy or mcts
+    iterations: int = 40  # mcts simulations per search (deterministic budget)
+
+
+@dataclass
+class MatchResult:
+    games: int
+    wins: float  # of the candidate, ties split
+    margin: float  # candidate's mean final score minus the best other's
+    interval: tuple[float, float] = (0.0, 1.0)
+
+    @property
+    def win_rate(self) -> float:
+        return self.wins / self.games if self.games else 0.0
+
+    @property
+    def fitness(self) -> float:
+        return self.win_rate + MARGIN_WEIGHT * self.margin
+
+
+@dataclass
+class TuningRun:
+    """Generation by generation: the best fitness and the mean, and the best weights."""
+
+    best: Weights
+    best_fitness: float
+    history: list[dict[str, float]] = field(default_factory=list)
+
+
+def deal_seed(seed: int, deal: int) -> int:
+    digest = hashlib.blake2b(f"deal:{seed}:{deal}".encode(), digest_size=6).digest()
+    return int.from_bytes(digest, "big")
+
+
+def _bot(setup: Setup, weights: Weights, seed: int) -> Any:
+    if setup.level == "mcts":
+        return make_bot("mcts", seed=seed, iterations=setup.iterations, weights=weights)
+    return make_bot(setup.level, seed=seed, weights=weights)
+
+
+def play_deal(
+    setup: Setup, candidate: Weights, opponent: Weights, game_seed: int, seat: int
+) -> tuple[float, float]:
+    """One game, the candidate in ``seat``: (its win share, its margin over the best other)."""
+    game = Game.new(setup.rules, setup.players, seed=game_seed)
+    bots = [
+        _bot(setup, candidate if p == seat else opponent, game_seed + p)
+        for p in range(setup.players)
+    ]
+    play_game(game, lambda g: bots[g.current_player].choose(g.view(g.current_player)))
+    winners = game.winners
+    share = 1.0 / len(winners) if seat in winners else 0.0
+    best_other = max(s for p, s in enumerate(game.scores) if p != seat)
+    return share, float(game.scores[seat] - best_other)
+
+
+def match(
+    setup: Setup, candidate: Weights, opponent: Weights, deals: int, seed: int,
+    executor: Executor | None = None,
+) -> MatchResult:
+    """``candidate`` against ``opponent`` on ``deals`` deals, from every seat of each."""
+    tasks = [
+        (setup, candidate, opponent, deal_seed(seed, d), seat)
+        for d in range(deals) for seat in range(setup.players)
+    ]
+    if executor is None:
+        results = [play_deal(*task) for task in tasks]
+    else:
+        results = list(executor.map(play_deal, *zip(*tasks, strict=True)))
+    wins = sum(share for share, _ in results)
+    margin = sum(m for _, m in results) / len(results)
+    return MatchResult(len(results), wins, margin, wilson(wins, len(results)))
+
+
+def tune(
+    setup: Setup, *, generations: int, population: int, deals: int, seed: int,
+    sigma: float = 0.3, executor: Executor | None = None,
+    progress: Callable[[int, float], None] | None = None,
+) -> TuningRun:
+    """CMA-ES over :data:`TUNED`, each candidate judged by :func:`match` on the training
+    deals against the current weights.  ``progress(generation, best_fitness)``."""
+    import cma
+
+    x0 = to_vector(DEFAULT_WEIGHTS)
+    scale = [high - low for low, high in TUNED.values()]
+    options = {
+        "seed": seed + 1, "popsize": population, "verbose": -9,
+        "bounds": [[low for low, _ in TUNED.values()], [high for _, high in TUNED.values()]],
+        "CMA_stds": scale,
+    }
+    strategy = cma.CMAEvolutionStrategy(x0, sigma, options)
+    run = TuningRun(DEFAULT_WEIGHTS, match(setup, DEFAULT_WEIGHTS, DEFAULT_WEIGHTS, deals,
+                                           seed, executor).fitness)
+    for generation in range(1, generations + 1):
+        vectors = strategy.ask()
+        fitness = [
+            match(setup, from_vector(v), DEFAULT_WEIGHTS, deals, seed, executor).fitness
+            for v in vectors
+        ]
+        strategy.tell(vectors, [-f for f in fitness])
+        best = max(range(len(fitness)), key=lambda i: fitness[i])
+        if fitness[best] > run.best_fitness:
+            run.best, run.best_fitness = from_vector(vectors[best]), fitness[best]
+        run.history.append({
+            "generation": generation, "best": round(max(fitness), 4),
+            "mean": round(sum(fitness) / len(fitness), 4), "overall": round(run.best_fitness, 4),
+        })
+        if progress is not None:
+            progress(generation, run.best_fitness)
+    return run
+
+
+def save_plot(run: TuningRun, path: str) -> None:
+    """Fitness per generation: the generation's best and mean, and the best so far."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    from matplotlib.ticker import MaxNLocator
+
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    xs = [h["generation"] for h in run.history]
+    for key, label in (("best", "generation best"), ("mean", "generation mean"),
+                       ("overall", "best so far")):
+        ax.plot(xs, [h[key] for h in run.history], label=label, marker="o", markersize=3)
+    ax.axhline(0.5, color="grey", linewidth=0.8, linestyle="--")
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("generation")
+    ax.set_ylabel("fitness (win share + margin term)")
+    ax.set_title("Self-play tuning against the current weights")
+    ax.legend(fontsize=8)
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    fig.savefig(path, dpi=110)
+    plt.close(fig)

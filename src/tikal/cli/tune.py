@@ -1,0 +1,98 @@
+"""``tikal tune``: tune the evaluation weights by self-play (CMA-ES), then judge the result on
+held-out deals; the work is done by :mod:`tikal.bots.tuning`."""
+
+from __future__ import annotations
+
+import json
+from concurrent.futures import Executor, ProcessPoolExecutor
+from contextlib import AbstractContextManager, nullcontext
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
+
+from ..bots.evaluate import DEFAULT_WEIGHTS
+from ..bots.tuning import MatchResult, Setup, TuningRun, match, save_plot, tune
+from .common import check_players, console, wide_console
+
+LEVELS = ("greedy", "mcts")
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``tune`` to ``app``."""
+    app.command(name="tune")(tune_weights)
+
+
+def tune_weights(
+    rules: Annotated[str, typer.Option(help="Rule set of the self-play games.")] = "standard",
+    players: Annotated[int, typer.Option(help="Players per game.")] = 2,
+    level: Annotated[str, typer.Option(help="Bot level that plays: greedy or mcts.")] = "greedy",
+    iterations: Annotated[int, typer.Option(min=1, help="mcts simulations per search.")] = 40,
+    generations: Annotated[int, typer.Option(min=1, help="CMA-ES generations.")] = 10,
+    population: Annotated[int, typer.Option(min=2, help="Candidates per generation.")] = 8,
+    deals: Annotated[int, typer.Option(min=1, help="Training deals (each from every seat).")] = 8,
+    held_out: Annotated[int, typer.Option(min=0, help="Held-out deals to judge the result.")] = 20,
+    seed: Annotated[int, typer.Option(help="Seed of the deals and the optimizer.")] = 0,
+    jobs: Annotated[int, typer.Option(min=1, help="Processes to play games in.")] = 1,
+    out: Annotated[Path, typer.Option(help="Where to write the tuned weights.")] = Path(
+        "weights.json"
+    ),
+    plot: Annotated[Path | None, typer.Option(help="Save the fitness per generation.")] = None,
+) -> None:
+    """Tune the evaluation weights by self-play against the current ones (CMA-ES, seeded),
+    then play the tuned weights against the current ones on held-out deals."""
+    if level not in LEVELS:
+        raise typer.BadParameter(f"choose one of {', '.join(LEVELS)}", param_hint="--level")
+    setup = Setup(rules, check_players(rules, players), level, iterations)
+    pool: AbstractContextManager[Executor | None] = (
+        ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else nullcontext()
+    )
+    with pool as executor:
+        run = _search(setup, generations, population, deals, seed, executor)
+        test = match(setup, run.best, DEFAULT_WEIGHTS, held_out, seed + 10_000, executor) \
+            if held_out else None
+    report = {
+        "setup": setup.__dict__, "generations": generations, "population": population,
+        "deals": deals, "seed": seed, "history": run.history, "fitness": run.best_fitness,
+        "held_out": _result_json(test) if test else None,
+    }
+    out.write_text(json.dumps({"about": "tuned by tikal tune", "tuning": report,
+                               "weights": run.best.to_json()}, indent=1), encoding="utf-8")
+    if plot is not None and run.history:
+        save_plot(run, str(plot))
+    wide_console().print(_table(run.history, test, held_out))
+
+
+def _search(setup: Setup, generations: int, population: int, deals: int, seed: int,
+            executor: Executor | None) -> TuningRun:
+    columns = (TextColumn("tuning"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+               TextColumn("best fitness {task.fields[best]}"))
+    with Progress(*columns, console=console(stderr=True), transient=True) as bar:
+        task = bar.add_task("generations", total=generations, best="-")
+
+        def step(generation: int, best: float) -> None:
+            bar.update(task, completed=generation, best=f"{best:.3f}")
+
+        return tune(setup, generations=generations, population=population, deals=deals,
+                    seed=seed, executor=executor, progress=step)
+
+
+def _result_json(result: MatchResult) -> dict[str, object]:
+    return {"games": result.games, "wins": result.wins, "win_rate": round(result.win_rate, 4),
+            "ci95": [round(x, 4) for x in result.interval], "margin": round(result.margin, 2)}
+
+
+def _table(history: list[dict[str, float]], test: MatchResult | None, held_out: int) -> Table:
+    table = Table(title="Self-play tuning")
+    for column in ("generation", "best", "mean", "best so far"):
+        table.add_column(column, justify="right")
+    for row in history:
+        table.add_row(*(str(row[k]) for k in ("generation", "best", "mean", "overall")))
+    if test is not None:
+        low, high = test.interval
+        table.caption = (f"held-out: tuned vs current weights, {test.games} games "
+                         f"({held_out} deals): {test.win_rate:.1%} (95% CI {low:.1%}-{high:.1%}),"
+                         f" margin {test.margin:+.1f}")
+    return table

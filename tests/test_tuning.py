@@ -1,0 +1,55 @@
+"""Self-play tuning of the evaluation weights (tikal tune)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from tikal.bots.evaluate import DEFAULT_WEIGHTS, load_weights
+from tikal.bots.tuning import TUNED, Setup, from_vector, match, to_vector, tune
+from tikal.cli import app
+
+DEMO = Setup(rules="demo", players=2, level="greedy")
+
+
+def test_vectors_map_to_weights_within_their_box() -> None:
+    assert from_vector(to_vector(DEFAULT_WEIGHTS)) == DEFAULT_WEIGHTS
+    wild = from_vector([-5.0] * len(TUNED))
+    assert to_vector(wild) == [low for low, _ in TUNED.values()]
+    assert wild.control == DEFAULT_WEIGHTS.control  # the control table is not tuned
+
+
+def test_a_match_plays_every_deal_from_every_seat_and_is_repeatable() -> None:
+    first = match(DEMO, DEFAULT_WEIGHTS, DEFAULT_WEIGHTS, deals=2, seed=3)
+    assert first.games == 4
+    assert first == match(DEMO, DEFAULT_WEIGHTS, DEFAULT_WEIGHTS, deals=2, seed=3)
+    # the same weights on both sides: each deal is won once from each seat, or shared
+    assert first.wins == 2.0 and first.margin == 0.0
+    low, high = first.interval
+    assert low < first.win_rate < high
+
+
+def test_tuning_is_seeded_and_stays_in_bounds() -> None:
+    runs = [tune(DEMO, generations=2, population=4, deals=1, seed=7) for _ in range(2)]
+    assert runs[0].best == runs[1].best and runs[0].history == runs[1].history
+    assert [h["generation"] for h in runs[0].history] == [1, 2]
+    for (low, high), value in zip(TUNED.values(), to_vector(runs[0].best), strict=True):
+        assert low <= value <= high
+    assert runs[0].best_fitness >= runs[0].history[0]["best"] or runs[0].best == DEFAULT_WEIGHTS
+
+
+def test_the_command_writes_weights_the_bots_can_load(tmp_path: Path) -> None:
+    out, png = tmp_path / "tuned.json", tmp_path / "fitness.png"
+    result = CliRunner().invoke(app, [
+        "tune", "--rules", "demo", "--generations", "1", "--population", "3", "--deals", "1",
+        "--held-out", "1", "--out", str(out), "--plot", str(png),
+    ])
+    assert result.exit_code == 0, result.output
+    assert "held-out" in result.output
+    report = json.loads(out.read_text())
+    assert report["tuning"]["held_out"]["games"] == 2
+    tuned = load_weights(out)  # the bots load it like data/weights.json
+    assert to_vector(tuned) == [report["weights"][name] for name in TUNED]
+    assert png.read_bytes()[:4] == b"\x89PNG"
