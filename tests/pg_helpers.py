@@ -67,6 +67,15 @@ def can_restart_postgres() -> bool:
     return (data / "PG_VERSION").exists()
 
 
+def require_restartable_postgres() -> None:
+    """Skip (fail in CI) unless the server is the one .ci/postgres.sh runs."""
+    if can_restart_postgres():
+        return
+    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+        pytest.fail("the PostgreSQL server was not started by .ci/postgres.sh")
+    pytest.skip("the PostgreSQL server was not started by .ci/postgres.sh")
+
+
 class PgServerProcess(ServerProcess):
     """``tikal serve --db postgresql://...`` in a subprocess on 127.0.0.1."""
 

@@ -84,12 +84,20 @@ class Manager:
             if session.refresh():
                 self._after_change(session)
 
+    def _catch_up_to(self, session: Session, state: Any) -> None:
+        """A client names a state this process has not reached: another process stored
+        it (its notice is on the way or was lost), so read it now rather than refuse."""
+        if isinstance(state, int) and state > session.state and session.refresh():
+            self._after_change(session)
+
     def _catch_up(self, session: Session, exc: ServerError) -> None:
         """A ``stale`` refusal may mean another process stored a move first: load it, so
         the refusal names the current state and this process's clients see the move."""
-        if exc.code == "stale" and session.refresh():
-            exc.state = session.state
+        if exc.code != "stale":
+            return
+        if session.refresh():
             self._after_change(session)
+        exc.state = session.state  # (the notice may have brought the move in meanwhile)
 
     # -- games -------------------------------------------------------------
 
@@ -179,6 +187,7 @@ class Manager:
         seats = session.seats_for(token)
         if not isinstance(text, str) or not text.strip() or len(text) > 64:
             raise ServerError("bad_request", "'action' must be an action in notation, e.g. 'end'")
+        self._catch_up_to(session, state)
         try:
             with session.lock:
                 acting = session.check_turn(seats, state)
@@ -194,6 +203,7 @@ class Manager:
     def undo(self, game_id: str, token: str | None, state: Any) -> Session:
         session = self.get(game_id)
         seats = session.seats_for(token)
+        self._catch_up_to(session, state)
         try:
             with session.lock:
                 session.undo(session.check_turn(seats, state))
