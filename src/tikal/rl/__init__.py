@@ -10,10 +10,11 @@ from __future__ import annotations
 
 from .actions import KINDS, ActionTable, action_table, max_score
 from .aec import env, raw_env
+from .gym import TikalGymEnv
 from .observe import Encoder, Layout, layout
 from .window import DEMO_RADIUS, window
 
 __all__ = [
-    "DEMO_RADIUS", "KINDS", "ActionTable", "Encoder", "Layout", "action_table",
+    "DEMO_RADIUS", "KINDS", "ActionTable", "Encoder", "Layout", "TikalGymEnv", "action_table",
     "env", "layout", "max_score", "raw_env", "window",
 ]

@@ -103,8 +103,14 @@ class ActionTable:
 
     def mask(self, legal: list[Action], seat: int, players: int) -> Mask:
         """1 at the id of every legal action, 0 elsewhere."""
+        by_object = self._by_object
+        ids = []
+        for action in legal:
+            hit = by_object.get(id(action))
+            ids.append(hit[1] if hit is not None and hit[0] is action
+                       else self.id_of(action, seat, players))
         mask = np.zeros(self.size, dtype=np.int8)
-        mask[[self.id_of(a, seat, players) for a in legal]] = 1
+        mask[ids] = 1
         return mask
 
 

@@ -121,6 +121,11 @@ class Encoder:
         self._letters = {letter: self._index[f"stack:{letter}"] for letter in self.rs.letters}
         self._display = {spec.tile_id: self._index.get(f"display:{spec.tile_id}", -1)
                          for spec in self.rs.terrain}
+        self._phase = {p: self._index[f"phase:{p.value}"] for p in PHASES}
+        self._me, self._ap = self._index["me:0"], self._index["ap"]
+        self._level_supply = self._index["level_supply:0"]
+        self._tail = self._index["token_pool"]
+        self._split, self._size = lay.board_size, lay.size
         self._static = np.zeros(lay.board_size, dtype=np.float32)
         for gi in self.grid.values():
             self._static[gi] = 1.0  # plane "space"
@@ -133,6 +138,8 @@ class Encoder:
 
     def _add_tiles(self, state: GameState) -> None:
         cells, board, known = self.layout.cells, self._board, self._known
+        if len(state.tiles) == len(known):
+            return  # tiles are only ever added
         for c, placed in state.tiles.items():
             if c in known:
                 continue
@@ -149,13 +156,15 @@ class Encoder:
         if len(state.tiles) < len(self._known):
             self.reset()
         self._add_tiles(state)
-        obs = np.zeros(self.layout.size, dtype=np.float32)
-        obs[: self.layout.board_size] = self._board
+        split = self._split
+        obs = np.empty(self._size, dtype=np.float32)
+        obs[:split] = self._board
         idx: list[int] = []
         val: list[float] = []
         self._board_state(state, me, idx, val)
-        self._globals(state, me, idx, val)
-        obs[idx] = val
+        if idx:
+            obs[idx] = val
+        obs[split:] = self._globals(state, me)
         return obs
 
     def _board_state(self, state: GameState, me: int, idx: list[int], val: list[float]) -> None:
@@ -163,24 +172,27 @@ class Encoder:
         n, grid, base = self.layout.cells, self.grid, len(TILE_PLANES) * self.layout.cells
         for plane, values, scale in ((0, state.levels, 10), (2, state.dug, 2),
                                      (3, state.taken, 2)):
+            at = base + plane * n
             for c, v in values.items():
-                idx.append(base + plane * n + grid[c])
+                idx.append(at + grid[c])
                 val.append(v / scale)
+        at = base + n
         for c, tokens in state.tokens.items():
-            idx.append(base + n + grid[c])
+            idx.append(at + grid[c])
             val.append(len(tokens) / 4)
+        at = base + 4 * n
         for c in state.frontier:
-            idx.append(base + 4 * n + grid[c])
+            idx.append(at + grid[c])
             val.append(1.0)
         seats, players = self.layout.seats, state.players
         figures = base + len(STATE_PLANES) * n
         for p in range(players):
-            k = (p - me) % players
+            at = figures + ((p - me) % players) * n
             for c, count in state.workers[p].items():
-                idx.append(figures + k * n + grid[c])
+                idx.append(at + grid[c])
                 val.append(count / 5)
             if state.leader[p] >= 0:
-                idx.append(figures + (seats + k) * n + grid[state.leader[p]])
+                idx.append(at + seats * n + grid[state.leader[p]])
                 val.append(1.0)
         for c, owner in state.camps.items():
             idx.append(figures + (2 * seats + (owner - me) % players) * n + grid[c])
@@ -189,62 +201,52 @@ class Encoder:
             idx.append(figures + (3 * seats + (owner - me) % players) * n + grid[c])
             val.append(1.0)
 
-    def _globals(self, state: GameState, me: int, idx: list[int], val: list[float]) -> None:
-        off, at, rs = self.layout.board_size, self._index, self.rs
-        ones = [at[f"phase:{state.phase.value}"], at[f"me:{me}"]]
-        for p in range(state.players):
-            self._seat(state, p, (p - me) % state.players, idx, val)
+    def _globals(self, state: GameState, me: int) -> list[float]:
+        """The globals vector, as a list (one conversion to numpy for all of it)."""
+        at, rs = self._index, self.rs
+        g = [0.0] * len(self.layout.globals)
+        g[self._phase[state.phase]] = 1.0
+        g[self._me + me] = 1.0
+        players = state.players
+        for p in range(players):
+            self._seat(state, p, self._seat_base[(p - me) % players], g)
         if state.drawn is not None:
             spec = rs.tile(state.drawn)
-            ones += [at["drawn"], at[f"drawn:{spec.kind}"]]
-            for d, s in enumerate(spec.stones):
-                idx.append(off + at[f"drawn:stones:{d}"])
-                val.append(s / 3)
-            idx += [off + at["drawn:value"], off + at["drawn:masks"]]
-            val += [spec.value / 10, spec.masks / 4]
-        counts: dict[str, int] = {}
+            g[at["drawn"]] = g[at[f"drawn:{spec.kind}"]] = 1.0
+            stones = at["drawn:stones:0"]
+            for d, count in enumerate(spec.stones):
+                g[stones + d] = count / 3
+            g[at["drawn:value"]], g[at["drawn:masks"]] = spec.value / 10, spec.masks / 4
+        letters = self._letters
         for tile_id in state.stack:
-            letter = tile_id[0]
-            counts[letter] = counts.get(letter, 0) + 1
-        for letter, count in counts.items():
-            idx.append(off + self._letters[letter])
-            val.append(count / 10)
+            g[letters[tile_id[0]]] += 0.1
         for tile_id in state.display:
-            idx.append(off + self._display[tile_id])
-            val.append(1.0)
-        supply_at = at["level_supply:0"]
+            g[self._display[tile_id]] = 1.0
+        supply_at = self._level_supply
         for v, count in enumerate(state.level_supply):
-            idx.append(off + supply_at + v)
-            val.append(count / 11)
-        pending = state.phase is Phase.SCORING and not state.scoring_final
+            g[supply_at + v] = count / 11
         terrain = len(rs.terrain)
-        for name, value in (
-            ("ap", state.ap / rs.action_points), ("token_pool", len(state.token_pool) / 24),
-            ("high_bid", max(state.high_bid, 0) / 100), ("scoring_final", state.scoring_final),
-            ("volcano_pending", pending), ("scoring_rounds", state.scoring_rounds / 4),
-            ("tiles_placed", state.tiles_placed / terrain),
-            ("discarded", len(state.discarded) / terrain),
-        ):
-            idx.append(off + at[name])
-            val.append(float(value))
-        for i in ones:
-            idx.append(off + i)
-            val.append(1.0)
+        g[self._tail:] = [
+            len(state.token_pool) / 24, max(state.high_bid, 0) / 100, float(state.scoring_final),
+            float(state.phase is Phase.SCORING and not state.scoring_final),
+            state.scoring_rounds / 4, state.tiles_placed / terrain, len(state.discarded) / terrain,
+        ]
+        g[self._ap] = state.ap / rs.action_points
+        return g
 
-    def _seat(self, state: GameState, p: int, k: int, idx: list[int], val: list[float]) -> None:
-        """The globals of seat ``p`` in slot ``k``."""
-        base = self.layout.board_size + self._seat_base[k]
+    def _seat(self, state: GameState, p: int, base: int, g: list[float]) -> None:
+        """The globals of seat ``p`` from ``base`` on."""
         lead = state.leader[p]
         place = 0 if lead == SUPPLY else 2 if lead == OUT else 3 if lead == GUARDING else 1
-        values = [1.0, state.scores[p] / 100, state.supply[p] / self.rs.workers, 0.0, 0.0, 0.0,
-                  0.0, state.out[p] / self.rs.workers]
+        workers = self.rs.workers
+        values = [1.0, state.scores[p] / 100, state.supply[p] / workers, 0.0, 0.0, 0.0,
+                  0.0, state.out[p] / workers]
         values[3 + place] = 1.0
         values += [n / 3 for n in state.treasures[p]]
         values += [float(state.markers[p]), state.bids_paid[p] / 100, float(p in state.passed),
                    float(p in state.bid_order), float(state.high_bidder == p),
                    float(state.current == p)]
-        idx.extend(range(base, base + len(values)))
-        val.extend(values)
+        g[base : base + len(values)] = values
 
 
 __all__ = ["HIGH", "Encoder", "Layout", "Obs", "layout"]
