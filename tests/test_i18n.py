@@ -30,6 +30,8 @@ TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 NAMES = ["Ann", "Bo", "Cy", "Di"]
 #: Templates that are only placeholders and punctuation read the same in every language.
 _WORDLESS = re.compile(r"^[\W\d_]*$")
+#: Words a language shares with English (German says "Camps" and "AP" too).
+SAME_AS_ENGLISH = {("de", "term.col.camps"), ("de", "term.cost")}
 
 
 def _fields(template: str) -> set[str]:
@@ -84,7 +86,8 @@ def test_plural_entries_have_the_forms_of_the_language(language: str) -> None:
 def test_translations_are_not_english(language: str) -> None:
     english, texts = catalog("en"), catalog(language)
     same = [key for key, text in english.items()
-            if texts[key] == text and not _WORDLESS.match(_literal(str(text)))]
+            if texts[key] == text and not _WORDLESS.match(_literal(str(text)))
+            and (language, key) not in SAME_AS_ENGLISH]
     assert same == []
 
 

@@ -59,10 +59,82 @@ def test_the_file_is_read_once(monkeypatch: pytest.MonkeyPatch) -> None:
         return files(package)
 
     monkeypatch.setattr(rulebook.resources, "files", counting)
-    rulebook.rulebook_text.cache_clear()
-    rulebook.sections.cache_clear()
+    rulebook.forget()
     for rule_id in rulebook.rule_ids():
         rulebook.rule_section(rule_id)
     rulebook.rules_starting("MOVE-")
     assert rulebook.rulebook_text() == (DOCS / "rules.md").read_text(encoding="utf-8")
     assert reads == ["tikal"]
+
+
+# ---------------------------------------------------------------- the translations
+
+TRANSLATIONS = [("de", "rules.de.md"), ("ja", "rules.ja.md")]
+_ANCHORS = re.compile(r'<a id="([A-Z]+(?:-\d+)?)"></a>')
+_RULE_LINKS = re.compile(r"\]\(#([A-Z]+(?:-\d+)?)\)")
+
+
+@pytest.mark.parametrize(("language", "name"), TRANSLATIONS)
+def test_a_translation_has_the_english_rule_ids_anchors_and_links(
+    language: str, name: str
+) -> None:
+    english, translated = (DOCS / "rules.md").read_text(), (DOCS / name).read_text()
+    assert _ANCHORS.findall(translated) == _ANCHORS.findall(english)
+    assert _RULE_LINKS.findall(translated) == _RULE_LINKS.findall(english)
+    assert rulebook.rule_ids(language) == rulebook.rule_ids()
+    for rule_id in rulebook.rule_ids():
+        assert f"**{rule_id}.**" in translated
+        assert rulebook.rule_section(rule_id, language) != rulebook.rule_section(rule_id)
+
+
+@pytest.mark.parametrize(("language", "name"), TRANSLATIONS)
+def test_the_packaged_translation_is_the_docs_one(language: str, name: str) -> None:
+    bundled = DOCS.parent / "src" / "tikal" / "static" / name
+    assert bundled.read_text(encoding="utf-8") == (DOCS / name).read_text(encoding="utf-8")
+    assert rulebook.rulebook_text(language) == bundled.read_text(encoding="utf-8")
+
+
+def test_rules_read_in_each_language() -> None:
+    assert "Steinplatte" in (rulebook.rule_section("MOVE-2", "de") or "")
+    assert "石" in (rulebook.rule_section("MOVE-2", "ja") or "")
+    assert rulebook.rules_starting("SCORE-3", "de") == [
+        ("SCORE-3", "Schätze werden wie in SET-1 gewertet.")]
+    japanese = rulebook.rule_texts("ja")
+    assert not any("**" in text or "`" in text for text in japanese.values())
+    with pytest.raises(KeyError):
+        rulebook.rulebook_text("fr")
+
+
+# ---------------------------------------------------------------- tikal rules
+
+
+def test_rules_command_prints_a_rule_in_the_language_asked() -> None:
+    from typer.testing import CliRunner
+
+    from tikal.cli import app
+
+    runner = CliRunner()
+    result = runner.invoke(app, ["rules", "MOVE-2", "--lang", "de"])
+    assert result.exit_code == 0, result.output
+    assert result.output.startswith("MOVE-2  ")
+    assert rulebook.rule_section("MOVE-2", "de") in " ".join(result.output.split())
+    japanese = runner.invoke(app, ["rules", "move-2"], env={"TIKAL_LANG": "ja", "LANG": "C"})
+    assert japanese.exit_code == 0 and "石" in japanese.output
+    group = runner.invoke(app, ["rules", "SCORE-", "--lang", "en"], env={"LANG": "de_DE.UTF-8"})
+    assert [line.split()[0] for line in group.output.splitlines()] == [
+        rule_id for rule_id, _ in rulebook.rules_starting("SCORE-")]
+
+
+def test_rules_command_lists_every_rule_and_refuses_unknown_ones() -> None:
+    from typer.testing import CliRunner
+
+    from tikal.cli import app
+
+    runner = CliRunner()
+    listed = runner.invoke(app, ["rules"], env={"LANG": "ja_JP.UTF-8", "TIKAL_LANG": ""})
+    ids = [line.split()[0] for line in listed.output.splitlines()]
+    assert listed.exit_code == 0 and ids == list(rulebook.rule_ids())
+    missing = runner.invoke(app, ["rules", "XYZ-9", "--lang", "de"])
+    assert missing.exit_code == 1 and "keine Regel XYZ-9" in missing.output
+    bad = runner.invoke(app, ["rules", "--lang", "xx"])
+    assert bad.exit_code == 1 and "unknown language" in bad.output

@@ -1,5 +1,10 @@
 """The rulebook (``docs/rules.md``, shipped as ``tikal/static/rules.md``), read once.
 
+It exists in English, German and Japanese (``rules.de.md``, ``rules.ja.md``) with the
+same rule ids and anchors, so a refusal's rule id finds its text in any language.  Every
+function takes the language last and defaults to English, so callers that do not care
+about languages keep working unchanged.
+
 Every rule stands in its own paragraph under an anchor, ``<a id="MOVE-2"></a>``, and
 starts with its id in bold; that id is what :class:`~tikal.errors.IllegalAction` cites.
 The terminal's ``help MOVE-2`` and the web app's rules page and tooltips all read the
@@ -16,20 +21,45 @@ _ANCHOR = re.compile(r'^<a id="([A-Z]+(?:-\d+)?)"></a>\s*$')
 _LINK = re.compile(r"\[([^\]]+)\]\([^)]*\)")
 
 
-@cache
-def rulebook_text() -> str:
+#: The rulebook's languages; English is the reference the others follow.
+LANGUAGES: tuple[str, ...] = ("en", "de", "ja")
+
+
+def file_name(language: str = "en") -> str:
+    """The packaged file of a language: ``rules.md`` for English, ``rules.de.md`` ..."""
+    if language not in LANGUAGES:
+        raise KeyError(f"no rulebook in language {language!r}")
+    return "rules.md" if language == "en" else f"rules.{language}.md"
+
+
+def rulebook_text(language: str = "en") -> str:
     """The whole rulebook in markdown (the copy inside the installed package)."""
-    path = resources.files("tikal").joinpath("static", "rules.md")
+    return _text(language)
+
+
+def sections(language: str = "en") -> dict[str, str]:
+    """Rule id -> its paragraph as plain text, in rulebook order."""
+    return _sections(language)
+
+
+def forget() -> None:
+    """Drop what was read, so the next call reads the files again (tests count reads)."""
+    _text.cache_clear()
+    _sections.cache_clear()
+
+
+@cache
+def _text(language: str) -> str:
+    path = resources.files("tikal").joinpath("static", file_name(language))
     return path.read_text(encoding="utf-8")
 
 
 @cache
-def sections() -> dict[str, str]:
-    """Rule id -> its paragraph as plain text, in rulebook order."""
+def _sections(language: str) -> dict[str, str]:
     sections: dict[str, str] = {}
     rule_id: str | None = None
     lines: list[str] = []
-    for line in (*rulebook_text().splitlines(), ""):
+    for line in (*rulebook_text(language).splitlines(), ""):
         anchor = _ANCHOR.match(line)
         if anchor:
             rule_id, lines = anchor.group(1), []
@@ -48,25 +78,25 @@ def _plain(rule_id: str, lines: list[str]) -> str:
     return text.replace("**", "").replace("`", "")
 
 
-def rule_ids() -> tuple[str, ...]:
+def rule_ids(language: str = "en") -> tuple[str, ...]:
     """Every rule id of the rulebook, in its order (``COMP-1`` ... ``NOTATION``)."""
-    return tuple(sections())
+    return tuple(sections(language))
 
 
-def rule_texts() -> dict[str, str]:
+def rule_texts(language: str = "en") -> dict[str, str]:
     """Every rule id with its text (what explains a refused action next to its id)."""
-    return dict(sections())
+    return dict(sections(language))
 
 
-def rule_section(rule_id: str) -> str | None:
+def rule_section(rule_id: str, language: str = "en") -> str | None:
     """The text of one rule (without its id), or None if the rulebook has no such rule."""
-    return sections().get(rule_id)
+    return sections(language).get(rule_id)
 
 
-def rules_starting(prefix: str) -> list[tuple[str, str]]:
+def rules_starting(prefix: str, language: str = "en") -> list[tuple[str, str]]:
     """(id, text) of the rules of a group (``SCORE-``), or of the one rule ``prefix`` names."""
     if not prefix.endswith("-"):
-        text = rule_section(prefix)
+        text = rule_section(prefix, language)
         return [] if text is None else [(prefix, text)]
-    return [(rule_id, text) for rule_id, text in sections().items()
+    return [(rule_id, text) for rule_id, text in sections(language).items()
             if rule_id.startswith(prefix)]

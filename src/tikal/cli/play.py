@@ -8,6 +8,7 @@ from typing import Annotated
 import typer
 
 from ..bots import BOT_NAMES
+from ..messages import LANGUAGES, choose_language, text
 from ..terminal.play import TerminalGame
 from .common import check_players, fail
 
@@ -31,16 +32,25 @@ def play(
     think: Annotated[
         float | None, typer.Option(help="Seconds per turn for mcts/hard opponents.")
     ] = None,
+    lang: Annotated[
+        str | None,
+        typer.Option(help=f"Language: {', '.join(LANGUAGES)} (default: TIKAL_LANG, LANG)."),
+    ] = None,
 ) -> None:
     """Play against bots in the terminal ('help' during the game lists the commands)."""
+    try:
+        language = choose_language(lang)
+    except ValueError:
+        raise fail(text("cli.unknown_language", given=lang, choices=", ".join(LANGUAGES))) from None
     check_players(rules, players)
     names = [b.strip().lower() for b in bots.split(",") if b.strip()]
     unknown = [b for b in names if b not in BOT_NAMES]
     if unknown:
-        raise fail(f"unknown bot {unknown[0]!r}; choose from {', '.join(BOT_NAMES)}")
+        raise fail(text("cli.unknown_bot", language, bot=unknown[0], choices=", ".join(BOT_NAMES)))
     try:
         game = TerminalGame(
-            rules, players, names, seat, seed, record_path=record, bot_seconds=think
+            rules, players, names, seat, seed, record_path=record, bot_seconds=think,
+            language=language,
         )
     except ValueError as exc:
         raise fail(str(exc)) from None

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from . import analyze, bots, engine, loadtest, play, strength, tune, web
+from . import analyze, bots, engine, loadtest, play, rules, strength, tune, web
 
 
 def build_app() -> typer.Typer:
@@ -23,6 +23,7 @@ def build_app() -> typer.Typer:
     engine.register(app)
     bots.register(app)
     play.register(app)
+    rules.register(app)
     strength.register(app)
     analyze.register(app)
     tune.register(app)

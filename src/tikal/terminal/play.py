@@ -6,16 +6,23 @@ The human sees only their own view of the game [HIDDEN-1].  Input is a number
 from the list of legal actions or an action in notation (``move W A5 B4``),
 plus ``undo``, ``help [topic or rule id]``, ``board``, ``actions`` and
 ``quit``.  Illegal input gets the engine's reason and rule id.
+
+Every sentence comes from the message catalogs (keys ``term.*``) in the player's
+language (``--lang``, ``TIKAL_LANG``, ``LANG``); the board's codes (``T5``, ``BC``) and
+the notation stay the same in every language, so typed actions work everywhere.
 """
 
 from __future__ import annotations
 
 import json
+import string
 import sys
 from collections.abc import Callable
 from contextlib import suppress
 from pathlib import Path
+from typing import Any
 
+from rich.cells import cell_len
 from rich.console import Console
 from rich.table import Table
 from rich.text import Text
@@ -27,35 +34,13 @@ from ..components import TEMPLE, TREASURE, VOLCANO
 from ..errors import IllegalAction, NotationError
 from ..game import Game
 from ..loop import play_game
-from ..messages import render
+from ..messages import DEFAULT_LANGUAGE, Message, render, template
 from ..rulebook import rules_starting
 from ..seats import seat_look
 from ..state import GUARDING, OUT, SUPPLY, GameState, Phase
-from .textboard import LEGEND, board_text
+from .textboard import board_text, legend
 
-HELP = """\
-Type the number of an action from the list, or the action itself in notation:
-  tile <space> <rotation>    place the drawn tile, rotation 0-5 [TILE-1..5]
-  put W|L <space>            bring a worker/leader onto the basecamp or an own camp, 1 AP [PLACE-1]
-  move W|L <from> <to>       walk across one edge, 1 AP per stone [MOVE-1..5]
-  path W|L <from> <to>       secret path between basecamp and own camps, 1 AP [CAMPMOVE-1]
-  dig <space>                excavate the next temple level, 2 AP [DIG-1..5]
-  take <space>               recover the top treasure token, 3 AP [TREASURE-1..3]
-  swap <give> <take> <seat>  exchange single treasures with another player, 3 AP [SWAP-1]
-  camp <space>               build a camp, 5 AP [CAMP-1..4]
-  guard W|L <space>          turn a figure into the temple's guard, 5 AP [GUARD-1..4]
-  end                        end the turn; unused AP are lost [TURN-2]
-  bid <n> | pass             auction variant [AUC-3]; pick <tile> chooses a shown tile [AUC-5]
-Other commands:
-  undo        take back your last action of this turn (not once a tile or token was revealed)
-  board       show the board again;  actions  list the legal actions again
-  help <id>   show a rule of the rulebook, e.g. 'help MOVE-1', or a topic: 'help scoring'
-  quit        stop; the record of the game so far is saved
-W = worker, L = leader (strength 3 in majorities [TURN-3]).  Spaces: A1..H5 (demo: q,r).
-Scoring rounds start when a volcano is drawn [SCORE-1]: every player takes a 10 AP scoring turn
-and then scores temples where they are strictly strongest or guard [SCORE-2] and treasure sets
-[SET-1]: 1 / 3 / 6 points for 1 / 2 / 3 of a kind.  The game ends with a final round [END-1]."""
-
+#: ``help <topic>`` words (typed commands, the same in every language) and their rule groups.
 TOPICS = {
     "scoring": "SCORE-",
     "figures": "FIG-",
@@ -68,12 +53,27 @@ TOPICS = {
 }
 
 
-def rule_lines(prefix: str) -> list[str]:
+def rule_lines(prefix: str, language: str = DEFAULT_LANGUAGE) -> list[str]:
     """The rulebook entries whose id starts with ``prefix`` (``MOVE-1`` or ``SCORE-``).
 
     An exact id gives that rule alone; a prefix gives the whole group.
     """
-    return [f"[{rule_id}] {text}" for rule_id, text in rules_starting(prefix)]
+    return [f"[{rule_id}] {text}" for rule_id, text in rules_starting(prefix, language)]
+
+
+def compose(key: str, language: str, /, **params: Any) -> Text:
+    """A catalog sentence whose parameters may be styled :class:`Text` (a seat's colour).
+
+    The template decides where each part goes, so styled names land where the
+    language's grammar puts them instead of being glued on in English order.
+    """
+    out = Text()
+    for literal, name, _, _ in string.Formatter().parse(template(key, params, language)):
+        out.append(literal)
+        if name is not None:
+            value = params[name]
+            out.append_text(value) if isinstance(value, Text) else out.append(str(value))
+    return out
 
 
 class _Stop(Exception):
@@ -94,15 +94,17 @@ class TerminalGame:
         read_line: Callable[[str], str] | None = None,
         record_path: Path | None = None,
         bot_seconds: float | None = None,
+        language: str = DEFAULT_LANGUAGE,
     ) -> None:
+        self.language = language
         self.game = Game.new(rules, players, seed=seed)
         if not 0 <= seat < players:
-            raise ValueError(f"--seat must be 0..{players - 1}")
+            raise ValueError(self.t("term.bad_seat", last=players - 1))
         names = list(bots or ["greedy"])
         while len(names) < players - 1:
             names.append(names[-1])
         if len(names) > players - 1:
-            raise ValueError(f"{len(names)} bots for {players - 1} other seats")
+            raise ValueError(self.t("term.bot_count", bots=len(names), seats=players - 1))
         self.seat = seat
         self.bots: dict[int, Bot] = {}
         self.bot_names: dict[int, str] = {}
@@ -117,7 +119,7 @@ class TerminalGame:
         self.console = console or Console()
         self.read_line = read_line or self._stdin_line
         self.record_path = record_path or Path(f"tikal-{rules}-{seed}.json")
-        self.names = [seat_look(p).name for p in range(players)]
+        self.names = [self.colour(p) for p in range(players)]
         self.fresh = True  # the board changed since the human last saw it
         self._actor = seat  # who chose the action being applied
         self._before = 0  # the history length before it
@@ -134,28 +136,44 @@ class TerminalGame:
     def say(self, *objects: object, style: str | None = None) -> None:
         self.console.print(*objects, style=style, highlight=False)
 
+    def t(self, key: str, /, **params: Any) -> str:
+        """A catalog sentence in the player's language."""
+        return render(Message(key, params), language=self.language)
+
+    def styled(self, key: str, /, **params: Any) -> Text:
+        """A catalog sentence with styled parts (see :func:`compose`)."""
+        return compose(key, self.language, **params)
+
+    def colour(self, p: int) -> str:
+        """The seat's colour name in the player's language (also the player's name)."""
+        return self.t(f"colour.{seat_look(p).name.lower()}")
+
     def who(self, p: int) -> Text:
-        name = "You" if p == self.seat else f"{self.bot_names[p]}"
+        role = self.t("term.you") if p == self.seat else f"{self.bot_names[p]}"
         look = seat_look(p)
-        return Text(f"{look.name} (seat {p}, {name})", style=f"bold {look.terminal}")
+        return Text(self.t("term.who", name=self.colour(p), seat=p, role=role),
+                    style=f"bold {look.terminal}")
 
     def text(self, action: Action, form: str = "log") -> str:
-        """How an action reads in English (``form``: ``action`` offered, ``log`` played)."""
-        return render(self.game.describe(action), form, names=self.names)
+        """How an action reads (``form``: ``action`` offered, ``log`` played)."""
+        return render(self.game.describe(action), form, names=self.names,
+                      language=self.language)
 
     # ------------------------------------------------------------ main loop
 
     def run(self) -> Game:
         game = self.game
-        self.say(Text(f"Tikal - {game.rules.name}, {game.players} players. You are ", style="bold")
-                 + self.who(self.seat) + Text(". Type 'help' for commands."))
+        welcome = self.styled("term.welcome", rules=game.rules.name, players=game.players,
+                              you=self.who(self.seat))
+        welcome.stylize("bold", 0, welcome.plain.index(self.who(self.seat).plain))
+        self.say(welcome)
         with suppress(_Stop):  # the human quit: the record so far is still saved
             play_game(game, self.choose, on_action=self.report)
         if game.is_over:
             self.show_board()
             self.show_result()
         else:
-            self.say("Game stopped.")
+            self.say(self.t("term.stopped"))
         self.save_record()
         return game
 
@@ -182,7 +200,7 @@ class TerminalGame:
             self._report_scoring(self._before)
             return
         extra = f"  ({'; '.join(self.text(a) for a in chance)})" if chance else ""
-        self.say(Text(f"  You: {self.text(done)}{extra}",
+        self.say(Text(f"  {self.t('term.you_did', action=self.text(done))}{extra}",
                       style=f"bold {seat_look(self.seat).terminal}"))
         self._report_scoring(self._before)
         if game.current_player == self.seat and not game.is_over:
@@ -192,9 +210,10 @@ class TerminalGame:
     def _report_scoring(self, before: int) -> None:
         for event in self.game.score_events:
             if event.at > before:
-                self.say(Text("  Scoring: ") + self.who(event.player)
-                         + Text(f" scores {event.temples} for temples + {event.treasures} for "
-                                f"treasures = {event.total}", style="bold"))
+                line = Text("  ") + self.styled(
+                    "term.scoring", who=self.who(event.player), temples=event.temples,
+                    treasures=event.treasures, total=event.total)
+                self.say(line)
 
     # ------------------------------------------------------------ the human's input
 
@@ -211,14 +230,15 @@ class TerminalGame:
 
     def read_input(self) -> str:
         game = self.game
-        prompt = f"[{game.phase.value}"
+        phase = self.t(f"term.phase.{game.phase.value}")
         if game.phase in (Phase.TURN, Phase.SCORING):
-            prompt += f", {game.ap} AP left"
-        prompt += "] your action> "
+            prompt = self.t("term.prompt_ap", phase=phase, ap=game.ap)
+        else:
+            prompt = self.t("term.prompt", phase=phase)
         try:
             return self.read_line(prompt).strip()
         except (EOFError, KeyboardInterrupt):
-            self.say("\n(end of input)")
+            self.say("\n" + self.t("term.end_of_input"))
             raise _Stop from None
 
     def handle(self, line: str) -> Action | None:
@@ -244,9 +264,10 @@ class TerminalGame:
         try:
             undone = self.game.undo()
         except IllegalAction as exc:
-            self.say(f"Cannot undo: [{exc.rule}] {exc.message}", style="red")
+            reason = render(exc.reason, language=self.language)
+            self.say(self.t("term.cannot_undo", rule=exc.rule, reason=reason), style="red")
             return
-        self.say(f"Undone: {self.text(undone, 'action')}")
+        self.say(self.t("term.undone", action=self.text(undone, "action")))
         self.show_actions()
 
     def legal_input(self, line: str) -> Action | None:
@@ -256,37 +277,35 @@ class TerminalGame:
             i = int(line)
             if 1 <= i <= len(legal):
                 return legal[i - 1]
-            self.say(f"There is no action {i}: choose 1..{len(legal)}, or type 'actions'.",
+            self.say(self.t("term.no_action_number", number=i, count=len(legal)),
                      style="red")
             return None
         try:
             action = parse_action(line)
         except NotationError as exc:
-            self.refuse("NOTATION", str(exc))
+            self.refuse("NOTATION", render(exc.reason, language=self.language))
             return None
         refusal = self.game.check(action)
         if refusal is not None:
-            self.refuse(refusal.rule, refusal.message)
+            self.refuse(refusal.rule, render(refusal.reason, language=self.language))
             return None
         return action
 
     def refuse(self, rule: str, message: str) -> None:
-        self.say(f"Illegal: [{rule}] {message}", style="red")
-        self.say(f"'help {rule}' shows the rule, 'help' the notation, 'actions' the list.",
-                 style="dim")
+        self.say(self.t("term.illegal", rule=rule, reason=message), style="red")
+        self.say(self.t("term.illegal_hint", rule=rule), style="dim")
 
     # ------------------------------------------------------------ display
 
     def show_help(self, args: list[str]) -> None:
         if not args:
-            self.say(HELP)
+            self.say(self.t("term.help"))
             return
         topic = args[0]
         prefix = TOPICS.get(topic.lower(), topic.upper())
-        lines = rule_lines(prefix)
+        lines = rule_lines(prefix, self.language)
         if not lines:
-            self.say(f"No rule {prefix} in the rulebook; rule ids look like MOVE-1, topics are "
-                     f"{', '.join(TOPICS)}.")
+            self.say(self.t("term.no_rule", rule=prefix, topics=", ".join(TOPICS)))
             return
         for text in lines:
             self.say(text)
@@ -297,20 +316,20 @@ class TerminalGame:
         lines = []
         for i, action in enumerate(legal, start=1):
             cost = game.cost(action)
-            tail = f" ({cost} AP)" if cost else ""
+            tail = f" {self.t('term.cost', cost=cost)}" if cost else ""
             lines.append(f"{i:>3}. {self.text(action, 'action')}{tail}")
-        width = max((len(s) for s in lines), default=10) + 2
+        width = max((cell_len(s) for s in lines), default=10) + 2
         columns = max(1, min(4, (self.console.width or 100) // width))
-        self.say(Text("Legal actions (number or notation; 'help' for more):", style="bold"))
+        self.say(Text(self.t("term.legal_actions"), style="bold"))
         for row in range(0, len(lines), columns):
-            self.say("".join(s.ljust(width) for s in lines[row : row + columns]))
+            self.say("".join(s + " " * (width - cell_len(s)) for s in lines[row : row + columns]))
 
     def show_board(self) -> None:
         game = self.game
         view = game.view(self.seat).state
-        self.say(Text("Board", style="bold"))
+        self.say(Text(self.t("term.board"), style="bold"))
         self.say(board_text(view))
-        self.say(Text(LEGEND, style="dim"))
+        self.say(Text(legend(self.language), style="dim"))
         self.say(self.tile_table(view))
         self.say(self.player_table(view))
         self.say(self.status_line(view))
@@ -330,20 +349,19 @@ class TerminalGame:
         return text
 
     def tile_table(self, g: GameState) -> Table:
-        first = seat_look(0)
-        table = Table(title="Tiles (stones per edge N NE SE S SW NW; exits: neighbour:AP; "
-                      f"figures {first.initial}:L2 = {first.name}'s leader + 2 workers)")
-        for name in ("Space", "Tile", "Value / tokens", "Stones", "Exits", "Camp/guard",
-                     "Figures"):
-            table.add_column(name)
+        table = Table(title=self.t("term.tiles_title", initial=seat_look(0).initial,
+                                   name=self.colour(0)))
+        for name in ("space", "tile", "value", "stones", "exits", "camp_guard", "figures"):
+            table.add_column(self.t(f"term.col.{name}"))
         for cell in sorted(g.tiles, key=lambda c: hexes.cell_to_offset(c)):
             tile = g.tiles[cell]
             spec = tile.spec
             kind = spec.kind
             if kind == TEMPLE:
-                value = f"level {g.levels[cell]} (printed {spec.value})"
+                value = self.t("term.temple_value", level=g.levels[cell], printed=spec.value)
             elif kind == TREASURE:
-                value = f"{len(g.tokens.get(cell, ()))} of {spec.masks} tokens left"
+                value = self.t("term.treasure_value", left=len(g.tokens.get(cell, ())),
+                               masks=spec.masks)
             else:
                 value = ""
             stones = " ".join(str(s) for s in tile.stones) if kind != VOLCANO else "-"
@@ -351,29 +369,30 @@ class TerminalGame:
             extra = Text()
             if cell in g.camps:
                 camp = seat_look(g.camps[cell])
-                extra.append(f"camp {camp.name}", style=camp.terminal)
+                extra.append(self.t("term.camp_of", name=self.colour(g.camps[cell])),
+                             style=camp.terminal)
             if cell in g.guards:
                 owner, leader = g.guards[cell]
                 guard = seat_look(owner)
-                extra.append(f"guard {guard.name} {'L' if leader else 'W'}", style=guard.terminal)
-            table.add_row(hexes.label(cell), kind, value, stones, exits, extra,
+                extra.append(self.t("term.guard_of", name=self.colour(owner),
+                                    figure="L" if leader else "W"), style=guard.terminal)
+            table.add_row(hexes.label(cell), self.t(f"kind.{kind}"), value, stones, exits, extra,
                           self.figures_text(g, cell))
         return table
 
     def player_table(self, g: GameState) -> Table:
-        table = Table(title="Players (L = leader; W on board / supply / out)")
-        for name in ("Seat", "Score", "Leader", "Workers", "Camps", "Guards", "Treasures"):
-            table.add_column(name)
+        table = Table(title=self.t("term.players_title"))
+        for name in ("seat", "score", "leader", "workers", "camps", "guards", "treasures"):
+            table.add_column(self.t(f"term.col.{name}"))
         for q in range(g.players):
             lead = g.leader[q]
-            lead_text = {SUPPLY: "supply", OUT: "out", GUARDING: "guard"}.get(lead) or (
-                hexes.label(lead)
-            )
+            where = {SUPPLY: "supply", OUT: "out", GUARDING: "guard"}.get(lead)
+            lead_text = self.t(f"term.leader.{where}") if where else hexes.label(lead)
             board = sum(g.workers[q].values())
             treasures = " ".join(
                 f"{token_name(t)}x{n}" for t, n in enumerate(g.treasures[q]) if n
             ) or "-"
-            marker = "" if g.markers[q] or not g.rules.auction else " (marker down)"
+            marker = "" if g.markers[q] or not g.rules.auction else self.t("term.marker_down")
             table.add_row(
                 self.who(q) + Text(" <" if q == g.current else "") + Text(marker),
                 str(g.scores[q]),
@@ -390,39 +409,38 @@ class TerminalGame:
         for t in g.stack:
             letter = g.rules.tile(t).letter
             left[letter] = left.get(letter, 0) + 1
-        stack = " ".join(f"{k}:{v}" for k, v in sorted(left.items())) or "empty"
+        stack = " ".join(f"{k}:{v}" for k, v in sorted(left.items())) or self.t("term.stack_empty")
         hidden = len(g.token_pool) + sum(len(t) for t in g.tokens.values())
-        text = Text(f"Scoring rounds so far: {g.scoring_rounds}. Stack {stack}. "
-                    f"Face-down treasures: {hidden}. ")
+        text = Text(self.t("term.status", rounds=g.scoring_rounds, stack=stack, hidden=hidden))
         supply = [f"{v}x{n}" for v, n in enumerate(g.level_supply) if n]
         if supply:
-            text.append(f"Temple levels left: {' '.join(supply)}. ")
-        text.append(f"Phase: {g.phase.value}; to act: ")
+            text.append(self.t("term.levels_left", levels=" ".join(supply)))
+        text.append(self.t("term.phase_to_act", phase=self.t(f"term.phase.{g.phase.value}")))
         text.append_text(self.who(g.current))
         if g.phase in (Phase.TURN, Phase.SCORING):
-            text.append(f"; {g.ap} AP left", style="bold")
+            text.append(self.t("term.ap_left", ap=g.ap), style="bold")
         if g.phase is Phase.TILE and g.drawn is not None:
-            text.append(f"; tile to place: {g.drawn} ({g.rules.tile(g.drawn).describe()})",
-                        style="bold")
+            tile = render(g.describe_tile(g.drawn), language=self.language)
+            text.append(self.t("term.tile_to_place", tile_id=g.drawn, tile=tile), style="bold")
         if g.display:
-            text.append(f"; display: {', '.join(g.display)}")
+            text.append(self.t("term.display", tiles=", ".join(g.display)))
         if g.phase is Phase.AUCTION:
-            text.append(f"; highest bid {max(g.high_bid, 0)}")
+            text.append(self.t("term.highest_bid", bid=max(g.high_bid, 0)))
         return text
 
     def show_result(self) -> None:
         game = self.game
-        table = Table(title="Final scores")
-        table.add_column("Seat")
-        table.add_column("Score")
-        table.add_column("Temples / treasures per round")
+        table = Table(title=self.t("term.final_scores"))
+        for name in ("seat", "score", "per_round"):
+            table.add_column(self.t(f"term.col.{name}"))
         for q in range(game.players):
             parts = [f"{e.temples}+{e.treasures}" for e in game.score_events if e.player == q]
             table.add_row(self.who(q), str(game.scores[q]), "  ".join(parts))
         self.say(table)
         winners = game.winners
-        names = Text(" and ").join(self.who(w) for w in winners)
-        self.say(Text("Winner: " if len(winners) == 1 else "Shared win: ", style="bold") + names)
+        names = Text(self.t("term.and")).join(self.who(w) for w in winners)
+        heading = self.t("term.winner" if len(winners) == 1 else "term.shared_win")
+        self.say(Text(heading, style="bold") + names)
 
     def save_record(self) -> None:
         record = self.game.record()
@@ -432,7 +450,7 @@ class TerminalGame:
         try:
             self.record_path.write_text(json.dumps(record, indent=1), encoding="utf-8")
         except OSError as exc:
-            self.say(f"Could not save the record to {self.record_path}: {exc}", style="red")
+            self.say(self.t("term.save_failed", path=self.record_path, error=exc), style="red")
             return
-        self.say(f"Game record saved to {self.record_path}")
+        self.say(self.t("term.saved", path=self.record_path))
 

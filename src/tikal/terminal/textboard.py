@@ -21,6 +21,7 @@ from rich.text import Text
 
 from .. import hexes
 from ..components import JUNGLE, TEMPLE, TREASURE, VOLCANO
+from ..messages import Message, render
 from ..seats import seat_look
 from ..state import GameState
 
@@ -33,13 +34,16 @@ TILE_BACKGROUND: Final = "on grey19"
 KIND_CODES: Final = {JUNGLE: ("jg", "green"), VOLCANO: ("VV", "bold red"),
                      "basecamp": ("BC", "bold white")}
 _FIRST: Final = seat_look(0)
-LEGEND: Final = (
-    "T5 temple of level 5 · $2 treasure tile with 2 tokens · jg jungle · BC basecamp · "
-    f"VV volcano · {_FIRST.initial}*2 {_FIRST.name.lower()} leader + 2 workers · "
-    f"c{_FIRST.initial} {_FIRST.name.lower()} camp · g{_FIRST.initial} {_FIRST.name.lower()} "
-    "guard (* leader) · digits between tiles: AP to cross that edge · "
-    "'open' = the next tile may go there"
-)
+
+
+def legend(language: str = "en") -> str:
+    """What the codes of the map mean, in ``language`` (the codes themselves never change)."""
+    colour = render(Message(f"colour_adj.{_FIRST.name.lower()}"), language=language)
+    return render(Message("term.legend", {"initial": _FIRST.initial, "colour": colour}),
+                  language=language)
+
+
+LEGEND: Final = legend()
 
 _Cell = tuple[str, str]  # one character and its style
 
