@@ -92,8 +92,10 @@ def normalized(name: str) -> str:
 
 def declared_dependencies() -> set[str]:
     project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
-    return {normalized(re.split(r"[\s\[<>=!~;]", spec, maxsplit=1)[0])
-            for spec in project["dependencies"]}
+    extras = project.get("optional-dependencies", {})
+    specs = [*project["dependencies"], *(s for name, group in extras.items() if name != "test"
+                                         for s in group)]  # tikal[rl], tikal[ray] count
+    return {normalized(re.split(r"[\s\[<>=!~;]", spec, maxsplit=1)[0]) for spec in specs}
 
 
 def distribution(import_name: str) -> str:

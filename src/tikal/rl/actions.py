@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import cache
-from typing import Final
+from typing import Final, cast
 
 import numpy as np
 import numpy.typing as npt
@@ -87,8 +87,9 @@ class ActionTable:
         hit = self._by_object.get(id(action))
         if hit is not None and hit[0] is action:
             return hit[1]
-        if isinstance(action, Swap):
-            return self.swap_ids[(action.give, action.take, (action.other - seat) % players)]
+        if action.verb == Swap.verb:
+            swap = cast(Swap, action)
+            return self.swap_ids[(swap.give, swap.take, (swap.other - seat) % players)]
         index = self._ids[action]
         self._by_object[id(action)] = (action, index)  # engine actions are cached objects
         return index
