@@ -31,7 +31,7 @@ NAMES = ["Ann", "Bo", "Cy", "Di"]
 #: Templates that are only placeholders and punctuation read the same in every language.
 _WORDLESS = re.compile(r"^[\W\d_]*$")
 #: Words a language shares with English (German says "Camps" and "AP" too).
-SAME_AS_ENGLISH = {("de", "term.col.camps"), ("de", "term.cost")}
+SAME_AS_ENGLISH = {("de", "term.col.camps"), ("de", "term.with_cost")}
 
 
 def _fields(template: str) -> set[str]:

@@ -7,6 +7,7 @@ import json
 from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
 from rich.console import Console
 from typer.testing import CliRunner
 
@@ -163,3 +164,83 @@ def test_play_command_rejects_bad_options() -> None:
     assert result.exit_code == 1 and "unknown bot" in result.output
     result = runner.invoke(app, ["play", "--players", "3", "--seat", "5"], input="quit\n")
     assert result.exit_code == 1 and "seat" in result.output
+
+
+# ---------------------------------------------------------------- other languages
+
+
+@pytest.fixture(autouse=True)
+def _english_unless_asked(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The tests above expect English whatever the machine's locale is."""
+    monkeypatch.setenv("TIKAL_LANG", "en")
+
+
+#: English sentences of the terminal that must not show in a translated game.
+ENGLISH = ["Legal actions", "AP left", "your action", "Final scores", "Illegal:", "Winner",
+           "Shared win", "You:", "Scoring:", "Game record saved", "unknown action", "Board\n",
+           "Face-down treasures", "rule ids look like"]
+
+
+def test_a_demo_game_in_japanese_with_scripted_input(tmp_path: Path) -> None:
+    script = Script(["help", "board", "frobnicate", "take 1,0", "77", "help MOVE-2",
+                     "help XYZ-9", "actions", "1"])
+    tg, out = terminal(tmp_path, script, rules="demo", players=2, bots=["greedy"], seed=3,
+                       language="ja")
+    game = tg.run()
+    text = out.getvalue()
+    assert game.is_over
+    assert "最終得点" in text and ("勝者" in text or "同点勝利" in text)
+    assert "可能なアクション" in text and "残り" in text
+    assert "できません：[NOTATION] 'frobnicate'というアクションはありません" in text
+    assert "できません：[TURN-1] まず引いた地形ヘクスを置いてください" in text
+    assert "77番のアクションはありません" in text
+    assert "[MOVE-2] 辺のどちら側にも石がなければ" in text  # the Japanese rulebook
+    assert "ルールブックにXYZ-9はありません" in text
+    assert "得点計算：" in text and "ゲームの記録を" in text
+    assert [phrase for phrase in ENGLISH if phrase in text] == []
+    assert Game.from_record(json.loads((tmp_path / "game.json").read_text())).is_over
+
+
+def test_a_demo_game_in_german_through_the_command(tmp_path: Path) -> None:
+    record = tmp_path / "de.json"
+    result = runner.invoke(
+        app, ["play", "--rules", "demo", "--bots", "easy", "--seed", "6", "--lang", "de",
+              "--record", str(record)],
+        input="help\nfrobnicate\nundo\n" + "1\n" * 400,
+    )
+    assert result.exit_code == 0, result.output
+    text = result.output
+    assert "Endstand" in text and ("Sieger: " in text or "Geteilter Sieg: " in text)
+    assert "Erlaubte Aktionen" in text and "Weitere Befehle:" in text
+    assert "Nicht erlaubt: [NOTATION] unbekannte Aktion 'frobnicate'" in text
+    assert "Zurücknehmen nicht möglich: [" in text
+    assert "Du: " in text and "Wertung: " in text
+    assert [phrase for phrase in ENGLISH if phrase in text] == []
+    assert Game.from_record(json.loads(record.read_text())).is_over
+
+
+@pytest.mark.parametrize(("env", "marker"), [
+    ({"LANG": "de_DE.UTF-8", "TIKAL_LANG": ""}, "Erlaubte Aktionen"),
+    ({"LANG": "de_DE.UTF-8", "TIKAL_LANG": "ja"}, "可能なアクション"),
+    ({"LANG": "ja_JP.UTF-8", "TIKAL_LANG": ""}, "可能なアクション"),
+    ({"LANG": "C.UTF-8", "TIKAL_LANG": ""}, "Legal actions"),
+    ({"LANG": "fr_FR.UTF-8", "TIKAL_LANG": ""}, "Legal actions"),
+])
+def test_the_language_comes_from_tikal_lang_then_lang(env: dict[str, str], marker: str) -> None:
+    result = runner.invoke(app, ["play", "--rules", "demo", "--record", "/dev/null"],
+                           input="quit\n", env=env)
+    assert result.exit_code == 0, result.output
+    assert marker in result.output
+
+
+def test_lang_option_beats_the_environment_and_must_be_known() -> None:
+    result = runner.invoke(app, ["play", "--rules", "demo", "--lang", "en", "--record",
+                                 "/dev/null"], input="quit\n", env={"TIKAL_LANG": "ja"})
+    assert result.exit_code == 0 and "Legal actions" in result.output
+    result = runner.invoke(app, ["play", "--lang", "klingon"])
+    assert result.exit_code == 1 and "unknown language 'klingon'" in result.output
+    result = runner.invoke(app, ["play", "--bots", "deep-thought", "--lang", "de"])
+    assert result.exit_code == 1 and "unbekannter Bot 'deep-thought'" in result.output
+    result = runner.invoke(app, ["play", "--players", "3", "--seat", "5", "--lang", "ja"],
+                           input="quit\n")
+    assert result.exit_code == 1 and "--seat は0から2で指定してください" in result.output

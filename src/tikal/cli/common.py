@@ -7,6 +7,7 @@ from rich.console import Console
 from rich.markup import escape
 
 from ..components import RULE_SET_NAMES, rule_set
+from ..messages import text
 from ..simulate import default_players
 
 RULES_HELP = f"Rule set: {', '.join(RULE_SET_NAMES)}."
@@ -29,12 +30,17 @@ def fail(message: str) -> typer.Exit:
     return typer.Exit(1)
 
 
-def check_players(rules: str, players: int | None) -> int:
-    """The player count to use (``None``: the most the rule set allows); exits if invalid."""
+def check_players(rules: str, players: int | None, language: str = "en") -> int:
+    """The player count to use (``None``: the most the rule set allows); exits if invalid.
+
+    ``language`` is for commands that speak to players (``tikal play --lang``).
+    """
     if rules not in RULE_SET_NAMES:
-        raise fail(f"unknown rule set {rules!r}; choose one of {', '.join(RULE_SET_NAMES)}")
+        raise fail(text("cli.unknown_rules", language, rules=rules,
+                        choices=", ".join(RULE_SET_NAMES)))
     counts = rule_set(rules).player_counts
     n = default_players(rules) if players is None else players
     if n not in counts:
-        raise fail(f"the {rules} rule set is for {', '.join(map(str, counts))} players, not {n}")
+        raise fail(text("cli.player_count", language, rules=rules,
+                        counts=", ".join(map(str, counts)), players=n))
     return n

@@ -42,7 +42,7 @@ def play(
         language = choose_language(lang)
     except ValueError:
         raise fail(text("cli.unknown_language", given=lang, choices=", ".join(LANGUAGES))) from None
-    check_players(rules, players)
+    check_players(rules, players, language)
     names = [b.strip().lower() for b in bots.split(",") if b.strip()]
     unknown = [b for b in names if b not in BOT_NAMES]
     if unknown:

@@ -209,7 +209,7 @@ class TerminalGame:
 
     def _report_scoring(self, before: int) -> None:
         for event in self.game.score_events:
-            if event.at > before:
+            if event.at >= before:  # scored while that action was applied
                 line = Text("  ") + self.styled(
                     "term.scoring", who=self.who(event.player), temples=event.temples,
                     treasures=event.treasures, total=event.total)
@@ -316,8 +316,10 @@ class TerminalGame:
         lines = []
         for i, action in enumerate(legal, start=1):
             cost = game.cost(action)
-            tail = f" {self.t('term.cost', cost=cost)}" if cost else ""
-            lines.append(f"{i:>3}. {self.text(action, 'action')}{tail}")
+            offer = self.text(action, "action")
+            if cost:
+                offer = self.t("term.with_cost", action=offer, cost=cost)
+            lines.append(f"{i:>3}. {offer}")
         width = max((cell_len(s) for s in lines), default=10) + 2
         columns = max(1, min(4, (self.console.width or 100) // width))
         self.say(Text(self.t("term.legal_actions"), style="bold"))
