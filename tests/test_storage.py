@@ -12,6 +12,7 @@ import psycopg
 import pytest
 
 from pg_helpers import fresh_database
+from tikal.server.databases import open_storage
 from tikal.server.errors import ServerError
 from tikal.server.manager import Manager
 from tikal.server.storage import (
@@ -21,7 +22,6 @@ from tikal.server.storage import (
     SqliteStorage,
     Storage,
     StorageConflict,
-    open_storage,
 )
 from tikal.server.storage_pg import CHANNEL, PostgresStorage
 

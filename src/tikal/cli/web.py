@@ -13,13 +13,9 @@ def register(app: typer.Typer) -> None:
     app.command()(serve)
 
 
-def is_database_url(db: str) -> bool:
-    return db.startswith(("postgresql://", "postgres://"))
-
-
 def where_stored(db: str) -> str:
     """The database as shown at start-up: a file's full path, a URL without its password."""
-    if not is_database_url(db):
+    if not db.startswith(("postgresql://", "postgres://")):
         return str(Path(db).resolve())
     scheme, _, rest = db.partition("://")
     credentials, at, host = rest.rpartition("@")

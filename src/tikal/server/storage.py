@@ -10,8 +10,8 @@ the standard library's ``sqlite3`` (WAL journal, ``synchronous=FULL``): an
 entry is committed before the server acknowledges the move, so killing the
 server (even with SIGKILL) loses nothing that a client was told about.
 :class:`~tikal.server.storage_pg.PostgresStorage` provides the same methods on
-PostgreSQL, for several server processes sharing their games; :func:`open_storage`
-picks one from the ``--db`` argument.
+PostgreSQL, for several server processes sharing their games;
+:func:`tikal.server.databases.open_storage` picks one from the ``--db`` argument.
 """
 
 from __future__ import annotations
@@ -278,12 +278,3 @@ class SqliteStorage:
         with self._lock:
             self._db.close()
 
-
-def open_storage(db: str | Path) -> Storage:
-    """The storage for ``tikal serve --db``: a ``postgresql://`` URL or a SQLite file."""
-    text = str(db)
-    if text.startswith(("postgresql://", "postgres://")):
-        from .storage_pg import PostgresStorage  # psycopg loads only when it is used
-
-        return PostgresStorage(text)
-    return SqliteStorage(db)

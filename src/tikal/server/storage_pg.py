@@ -75,10 +75,6 @@ INSERT INTO meta VALUES ('schema', '1') ON CONFLICT DO NOTHING;
 SCHEMA_LOCK = 0x71CA1
 
 
-def is_postgres_url(db: str) -> bool:
-    return db.startswith(("postgresql://", "postgres://"))
-
-
 def _entry(row: tuple[Any, ...]) -> LogEntry:
     return LogEntry(seq=row[0], kind=row[1], seat=row[2], action=row[3],
                     chance=tuple(json.loads(row[4])), at=row[5])
