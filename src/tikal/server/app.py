@@ -19,6 +19,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from . import routes_api, routes_pages, routes_ws
+from .databases import open_storage
 from .deps import Services
 from .errors import ServerError
 from .hub import Hub
@@ -26,7 +27,7 @@ from .limits import BodyLimit
 from .manager import Manager
 from .replay import Replays
 from .routes_pages import page, static_dir
-from .storage import Storage, open_storage
+from .storage import Storage
 
 
 @asynccontextmanager
