@@ -38,6 +38,7 @@ from tikal.messages import (
     catalog,
     choose_language,
     counters,
+    language_from_accept,
     language_from_env,
     normalize_language,
     po_catalog,
@@ -155,6 +156,15 @@ def test_tikal_lang_comes_before_lang_and_english_is_the_default() -> None:
     assert choose_language(None, {"TIKAL_LANG": "ja"}) == "ja"
     with pytest.raises(ValueError, match="unknown language"):
         choose_language("xx", {})
+
+
+@pytest.mark.parametrize(("header", "language"), [
+    ("de-DE,de;q=0.9,en;q=0.8", "de"), ("ja", "ja"), ("fr-FR,fr;q=0.9,ja;q=0.5", "ja"),
+    ("en;q=0.5,de;q=0.7", "de"), ("de;q=0,ja;q=0.1", "ja"), ("*", "en"), ("", "en"),
+    (None, "en"), ("de;q=x", "en"),
+])
+def test_the_browser_language_from_accept_language(header: str | None, language: str) -> None:
+    assert language_from_accept(header) == language
 
 
 # ---------------------------------------------------------------- what the engine says

@@ -5,7 +5,7 @@ from __future__ import annotations
 from positions import Position
 from tikal import Game, hexes
 from tikal.seats import seat_look
-from tikal.terminal.textboard import BOX, board_text
+from tikal.terminal.textboard import BOX, LEGEND, board_text, legend
 
 
 def initial(seat: int) -> str:
@@ -94,3 +94,14 @@ def test_demo_plane_shows_open_spaces_around_the_tiles() -> None:
     text = board_text(game).plain
     assert text.count("open") == len(game.frontier)
     assert "BC" in text
+
+
+def test_the_legend_explains_the_same_codes_in_every_language() -> None:
+    first = seat_look(0)
+    assert legend() == LEGEND and f"{first.initial}*2 {first.name.lower()} leader" in LEGEND
+    for language, word in (("de", "Tempel"), ("ja", "神殿")):
+        text = legend(language)
+        assert word in text and text != LEGEND
+        for code in ("T5", "$2", "jg", "BC", "VV", f"{first.initial}*2", f"c{first.initial}",
+                     f"g{first.initial}", "'open'"):
+            assert code in text, (language, code)

@@ -104,6 +104,25 @@ def choose_language(option: str | None, environ: Mapping[str, str] | None = None
     return found
 
 
+def language_from_accept(header: str | None) -> str:
+    """The browser's preferred catalog language from an ``Accept-Language`` header.
+
+    Tags are tried by their quality (``q``), the header's order breaking ties; a tag we
+    have no catalog for is skipped, and English is the answer when nothing matches.
+    """
+    ranked: list[tuple[float, int, str]] = []
+    for index, part in enumerate((header or "").split(",")):
+        tag, _, quality = part.strip().partition(";q=")
+        try:
+            weight = float(quality) if quality else 1.0
+        except ValueError:
+            weight = 0.0
+        found = normalize_language(tag)
+        if found is not None and weight > 0:
+            ranked.append((-weight, index, found))
+    return min(ranked)[2] if ranked else DEFAULT_LANGUAGE
+
+
 # ---------------------------------------------------------------- catalogs
 
 
