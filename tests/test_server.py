@@ -12,7 +12,9 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tikal import Game
+from tikal.loadtest import apply_message
 from tikal.server import create_app
+from tikal.server.messages import readable
 from tikal.server.session import rebuild
 from tikal.server.storage import SqliteStorage
 
@@ -47,7 +49,7 @@ def get(client: TestClient, game: dict[str, Any], seat: int | None) -> dict[str,
     headers = tok(game, seat) if seat is not None else {}
     r = client.get(f"/api/games/{game['id']}", headers=headers)
     assert r.status_code == 200, r.text
-    data: dict[str, Any] = r.json()
+    data: dict[str, Any] = readable(r.json())
     return data
 
 
@@ -55,11 +57,11 @@ def post(client: TestClient, game: dict[str, Any], seat: int | None, action: str
          state: int) -> Any:
     headers = tok(game, seat) if seat is not None else {}
     return client.post(f"/api/games/{game['id']}/actions", headers=headers,
-                       json={"action": action, "state": state})
+                       params={"reply": "state"}, json={"action": action, "state": state})
 
 
 def first(msg: dict[str, Any], verb: str) -> str:
-    action: str = msg["legal"][verb][0]["action"]
+    action: str = readable(msg)["legal"][verb][0]["action"]
     return action
 
 
@@ -191,7 +193,7 @@ def test_hotseat_token_plays_every_human_seat_but_seat_tokens_only_their_own(
 ) -> None:
     game = create(client, seed=5, hotseat=True)
     hot = {"X-Tikal-Token": game["hotseat_token"]}
-    url = f"/api/games/{game['id']}/actions"
+    url = f"/api/games/{game['id']}/actions?reply=state"
     msg = client.get(f"/api/games/{game['id']}", headers=hot).json()
     assert msg["you"] == [0, 1]
     state = 0
@@ -233,7 +235,7 @@ def test_unknown_games_are_404(client: TestClient) -> None:
 def test_undo_within_the_turn_but_never_across_a_reveal(client: TestClient) -> None:
     game = create(client, rules="demo", seed=2)
     msg = get(client, game, 0)
-    url = f"/api/games/{game['id']}/undo"
+    url = f"/api/games/{game['id']}/undo?reply=state"
     assert not msg["can_undo"]
     r = client.post(url, headers=tok(game, 0), json={"state": 0})
     assert r.status_code == 422 and r.json()["rule"] == "HIDDEN-1"
@@ -377,9 +379,10 @@ def test_websocket_play_and_broadcast(client: TestClient) -> None:
         assert sa["legal"] and sb["legal"] == {} and sw["legal"] == {}
         a.send_json({"type": "action", "action": first(sa, "tile"), "state": 0})
         assert receive_until(a, lambda m: m["type"] == "ack")["state"] == 1
-        for ws in (b, watcher):
-            update = receive_until(ws, lambda m: m["type"] == "state")
-            assert update["state"] == 1 and update["phase"] == "turn"
+        for ws, seen in ((b, sb), (watcher, sw)):
+            update = receive_until(ws, lambda m: m["type"] == "delta")
+            assert update["base"] == 0 and apply_message(seen, update)
+            assert seen["state"] == 1 and seen["phase"] == "turn"
         # the watcher cannot act, seat 1 cannot act for seat 0
         watcher.send_json({"type": "action", "action": "end", "state": 1})
         assert receive_until(watcher, lambda m: m["type"] == "error")["code"] == "forbidden"

@@ -12,6 +12,7 @@ import httpx
 import websockets.sync.client as ws_client
 
 from tikal import Game
+from tikal.server.messages import readable
 from tikal.server.session import rebuild
 from tikal.server.storage import SqliteStorage
 from web_helpers import ServerProcess
@@ -21,7 +22,7 @@ def _state(base: str, gid: str, token: str | None) -> dict[str, Any]:
     headers = {"X-Tikal-Token": token} if token else {}
     r = httpx.get(f"{base}/api/games/{gid}", headers=headers, timeout=10)
     r.raise_for_status()
-    data: dict[str, Any] = r.json()
+    data: dict[str, Any] = readable(r.json())
     data.pop("bot_thinking", None)
     return data
 
@@ -66,7 +67,7 @@ def test_sigkill_and_restart_resumes_every_game_exactly(tmp_path: Path) -> None:
                     reply = json.loads(sockets[seat].recv(timeout=10))
                     if reply["type"] == "ack":
                         break
-                    assert reply["type"] == "state", reply
+                    assert reply["type"] in ("state", "delta"), reply
                 state += 1
                 msgs[0] = _state(base, gid, None)
         before = {t: _state(base, gid, t) for t in [*tokens, None]}

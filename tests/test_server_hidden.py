@@ -19,7 +19,8 @@ from fastapi.testclient import TestClient
 
 from tikal import Game
 from tikal.server import create_app
-from tikal.server.messages import build_message
+from tikal.loadtest import apply_message
+from tikal.server.messages import build_message, readable
 from tikal.server.session import Session
 
 
@@ -48,12 +49,18 @@ def hidden_differs(a: Game, b: Game) -> bool:
     return a.stack != b.stack or a.tokens != b.tokens or a.token_pool != b.token_pool
 
 
-def receive_state(ws: Any, state: int) -> tuple[dict[str, Any], str]:
+def receive_state(ws: Any, state: int, held: dict[str, Any]) -> tuple[dict[str, Any], str]:
+    """Read full states and deltas until the client's copy ``held`` is at ``state``;
+    the copy, and the texts that made it (all must be free of hidden information)."""
+    texts = []
     for _ in range(30):
         text = ws.receive_text()
         msg: dict[str, Any] = json.loads(text)
-        if msg["type"] == "state" and msg["state"] == state:
-            return msg, text
+        if msg["type"] in ("state", "delta"):
+            texts.append(text)
+            assert apply_message(held, msg), "a delta must follow on from what was sent"
+            if held["state"] == state:
+                return held, "".join(texts)
     raise AssertionError(f"no state {state} message")
 
 
@@ -80,10 +87,11 @@ def test_no_message_reveals_hidden_information(
             for ws, token in zip(sockets, tokens, strict=True):
                 ws.send_json({"type": "hello", "token": token})
             checked = differing = 0
+            held: list[dict[str, Any]] = [{} for _ in sockets]
             for step in range(limit + 1):
                 latest = []
                 for i, ws in enumerate(sockets):
-                    msg, text = receive_state(ws, step)
+                    msg, text = receive_state(ws, step, held[i])
                     seat_set = (i,) if i < players else ()
                     other = twin(session.game, rng)
                     differing += hidden_differs(other, session.game)
@@ -97,7 +105,7 @@ def test_no_message_reveals_hidden_information(
                     break
                 if step == limit:
                     break
-                msg = latest[current]
+                msg = readable(latest[current])
                 actions = [e["action"] for entries in msg["legal"].values() for e in entries]
                 non_end = [a for a in actions if a != "end"]
                 pick = rng.choice(non_end if non_end and rng.random() < 0.8 else actions)

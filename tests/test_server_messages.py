@@ -20,6 +20,7 @@ from tikal.hexes import label
 from tikal.messages import Message, render
 from tikal.seats import seat_table
 from tikal.server import create_app
+from tikal.server.messages import readable
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -51,7 +52,8 @@ def hot(game: dict[str, Any]) -> dict[str, str]:
 def play(client: TestClient, game: dict[str, Any], steps: int, seed: int) -> dict[str, Any]:
     """Random legal moves (as offered in the messages) for ``steps`` actions."""
     rng = random.Random(seed)
-    msg: dict[str, Any] = client.get(f"/api/games/{game['id']}", headers=hot(game)).json()
+    msg: dict[str, Any] = readable(
+        client.get(f"/api/games/{game['id']}", headers=hot(game)).json())
     for _ in range(steps):
         if msg["over"]:
             break
@@ -59,9 +61,10 @@ def play(client: TestClient, game: dict[str, Any], steps: int, seed: int) -> dic
         others = [a for a in actions if a != "end"]
         action = rng.choice(others if others and rng.random() < 0.85 else actions)
         r = client.post(f"/api/games/{game['id']}/actions", headers=hot(game),
+                        params={"reply": "state"},
                         json={"action": action, "state": msg["state"]})
         assert r.status_code == 200, r.text
-        msg = r.json()
+        msg = readable(r.json())
     return msg
 
 
@@ -123,9 +126,9 @@ def test_legal_entries_are_the_engines_actions_with_cost_cells_and_text(
 
 def test_only_the_seat_to_act_gets_legal_actions(client: TestClient) -> None:
     game = create(client, "standard", 2, 5)
-    seat1 = client.get(f"/api/games/{game['id']}",
-                       headers={"X-Tikal-Token": game["seats"][1]["token"]}).json()
-    spectator = client.get(f"/api/games/{game['id']}").json()
+    seat1 = readable(client.get(f"/api/games/{game['id']}",
+                                headers={"X-Tikal-Token": game["seats"][1]["token"]}).json())
+    spectator = readable(client.get(f"/api/games/{game['id']}").json())
     assert seat1["legal"] == {} == spectator["legal"]
 
 

@@ -71,4 +71,7 @@ def loadtest(
         table.add_column(column, justify="right")
     for name, cells in rows:
         table.add_row(name, *cells.values())
-    wide_console().print(table)
+    shown = wide_console()
+    if not shown.is_terminal:
+        shown.width = 220
+    shown.print(table)

@@ -7,6 +7,7 @@ The API is documented in ``docs/web.md``.
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -19,11 +20,13 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from . import routes_api, routes_pages, routes_ws
+from .bots import Hints
 from .databases import open_storage
 from .deps import Services
 from .errors import ServerError
 from .hub import Hub
-from .limits import BodyLimit
+from .keeper import Keeper
+from .limits import BodyLimit, Limits, LimitSettings
 from .manager import Manager
 from .replay import Replays
 from .routes_pages import page, static_dir
@@ -33,14 +36,16 @@ from .storage import Storage
 @asynccontextmanager
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     svc: Services = app.state.services
-    svc.hub.loop = asyncio.get_running_loop()
+    svc.hub.loop = svc.manager.bots.loop = asyncio.get_running_loop()
     cluster = start_cluster(svc.storage, svc.manager)
     await asyncio.to_thread(svc.manager.resume_all)
+    sweeper = asyncio.create_task(svc.keeper.run())
     yield
+    sweeper.cancel()
     if cluster is not None:
         cluster.close()
     svc.manager.close()
-    svc.hub.loop = None
+    svc.hub.loop = svc.manager.bots.loop = None
 
 
 def start_cluster(storage: Storage, manager: Manager) -> Any:
@@ -55,17 +60,35 @@ def start_cluster(storage: Storage, manager: Manager) -> Any:
     return bridge
 
 
+#: Validation errors of a well-formed value out of its range: 422, like other refusals.
+OUT_OF_RANGE = frozenset({"greater_than", "greater_than_equal", "less_than", "less_than_equal"})
+#: Error codes of HTTP errors raised by the framework itself.
+HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
+
+log = logging.getLogger("tikal.server")
+
+
 def add_error_handlers(app: FastAPI) -> None:
     """Every error as the same JSON object (the 404 page for unknown pages)."""
 
     @app.exception_handler(ServerError)
     async def server_error(request: Request, exc: ServerError) -> Response:
-        return JSONResponse(exc.to_json(), status_code=exc.status)
+        return JSONResponse(exc.to_json(), status_code=exc.status, headers=exc.headers())
+
+    @app.exception_handler(Exception)
+    async def internal_error(request: Request, exc: Exception) -> Response:
+        """Anything unexpected: logged with its traceback, the client told nothing more."""
+        log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
+        return JSONResponse({"type": "error", "code": "internal",
+                             "message": "internal server error (logged)"}, status_code=500)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> Response:
         problems = []
+        status = 400
         for err in exc.errors():
+            if err.get("type") in OUT_OF_RANGE:
+                status = 422
             where = ".".join(str(p) for p in err.get("loc", ()) if p != "body")
             if err.get("type") == "json_invalid":
                 problems.append("malformed JSON in the request body")
@@ -73,14 +96,14 @@ def add_error_handlers(app: FastAPI) -> None:
                 problems.append(f"{where or 'body'}: {err.get('msg')}")
         return JSONResponse(
             {"type": "error", "code": "bad_request", "message": "; ".join(problems)},
-            status_code=400,
+            status_code=status,
         )
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
         if request.url.path.startswith("/api/"):
             return JSONResponse(
-                {"type": "error", "code": "not_found" if exc.status_code == 404 else "http",
+                {"type": "error", "code": HTTP_CODES.get(exc.status_code, "bad_request"),
                  "message": str(exc.detail)},
                 status_code=exc.status_code,
             )
@@ -91,7 +114,7 @@ def add_error_handlers(app: FastAPI) -> None:
 
 def create_app(
     db_path: str | Path = "tikal.sqlite3", *, storage: Storage | None = None,
-    bot_delay: float = 0.6,
+    bot_delay: float = 0.6, limit_settings: LimitSettings | None = None,
 ) -> FastAPI:
     """The web app; every game lives in ``db_path`` (a SQLite file or a ``postgresql://``
     URL) or in ``storage``."""
@@ -106,7 +129,11 @@ def create_app(
         description="A JSON API beside the WebSocket `/ws/{game_id}`; see docs/web.md.",
         lifespan=lifespan,
     )
-    app.state.services = Services(store, manager, hub, Replays(manager))
+    limits = Limits(limit_settings or LimitSettings())
+    app.state.services = Services(
+        store, manager, hub, Replays(manager), limits, Hints(manager.bots.pool),
+        Keeper(manager, hub, limits),
+    )
     app.state.manager = manager
     app.state.hub = hub
     app.state.storage = store

@@ -1,25 +1,43 @@
-"""Bots on the server: the levels on offer, their turns in worker threads, and hints.
+"""Bots on the server: the levels on offer, their turns, and hints — off the request path.
 
-A bot plays in a worker thread (never on the event loop) after a short delay, one
-action at a time, through the same :meth:`Session.apply` as a human.
+A bot's visible delay is an event-loop timer (``loop.call_later``), not a sleeping
+worker.  Its search runs in a process pool sized to the machine's cores, so searching
+never holds the GIL that request handling needs; the bot object travels to the worker
+with the view and comes back with its choice (planning bots keep their plan).  Under
+load the search budget shrinks instead of searches queueing: a search bot's ``seconds``
+are divided by how many searches are waiting for each worker (never below
+:data:`MIN_SECONDS`).  Bots without a budget (random) choose in a thread.
+
+Hints are cached per game and state counter; a seat may have one hint being worked out
+at a time (another request meanwhile is refused with ``hint_busy``, HTTP 429).
 """
 
 from __future__ import annotations
 
+import asyncio
 import logging
+import multiprocessing
+import os
 import random
-import time
+from collections import OrderedDict
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
 from .. import bots as bots_module
+from ..actions import Action
+from ..view import View
 from .errors import ServerError
 from .messages import action_entry
 from .session import Session
 
 #: Strongest first: the hint button asks the first one that exists.
 HINT_PREFERENCE = ("hard", "mcts", "medium", "greedy", "easy", "random")
+#: Levels that choose at once (no search): they never go to the process pool.
+INSTANT = frozenset({"random"})
+#: The least a search bot is given under load (seconds).
+MIN_SECONDS = 0.05
+HINT_CACHE = 1024
 
 log = logging.getLogger("tikal.server")
 
@@ -37,85 +55,203 @@ def _new_bot(level: str) -> Any:
     return bots_module.make_bot(level, seed=random.randrange(2**31))
 
 
+def think(bot: Any, view: View, seconds: float | None) -> tuple[Action, Any]:
+    """Run in a worker process: ``bot``'s choice in ``view`` and the bot itself (its plan
+    may have changed).  ``seconds`` replaces a search bot's time budget."""
+    if seconds is not None and getattr(bot, "seconds", None):
+        bot.seconds = seconds
+    return bot.choose(view), bot
+
+
 def hint(session: Session, seats: tuple[int, ...]) -> dict[str, Any]:
-    """What the strongest bot would play now, as a legal-action entry (``text`` and all)."""
+    """What the strongest bot would play now, worked out in the calling thread (the
+    server's own routes use :class:`Hints`, which caches and runs in the pool)."""
+    view, state = hint_view(session, seats)
+    name = hint_bot_name()
+    action = _new_bot(name).choose(view)
+    return hint_entry(session, view, action, name, state)
+
+
+def hint_view(session: Session, seats: tuple[int, ...]) -> tuple[View, int]:
     with session.lock:
         game = session.game
         if not seats or game.current not in seats or game.is_over:
             raise ServerError("forbidden", "hints are for the player to move", 403)
-        view = game.view(game.current)
-        state = session.state
-    name = hint_bot_name()
-    action = _new_bot(name).choose(view)
+        return game.view(game.current), session.state
+
+
+def hint_entry(
+    session: Session, view: View, action: Action, name: str, state: int
+) -> dict[str, Any]:
     entry = action_entry(view.state, action, session.names)
     return {"type": "hint", **entry, "bot": name, "state": state}
 
 
+class SearchPool:
+    """The process pool (created on first use) and how busy it is."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = max(1, workers or os.cpu_count() or 1)
+        self._pool: Executor | None = None
+        self.waiting = 0  # searches submitted and not finished
+        self.closed = False
+
+    def budget(self, seconds: float | None) -> float | None:
+        """A search's time budget under the present load: shares of a worker."""
+        if not seconds:
+            return None
+        share = self.workers / max(self.workers, self.waiting + 1)
+        return max(MIN_SECONDS, seconds * share)
+
+    async def run(self, bot: Any, view: View) -> tuple[Action, Any]:
+        if self.closed:
+            raise RuntimeError("the bot pool is closed")
+        if self._pool is None:
+            context = multiprocessing.get_context("forkserver")
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+        seconds = self.budget(getattr(bot, "seconds", None))
+        self.waiting += 1
+        try:
+            loop = asyncio.get_running_loop()
+            return await loop.run_in_executor(self._pool, think, bot, view, seconds)
+        finally:
+            self.waiting -= 1
+
+    def close(self) -> None:
+        self.closed = True
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+
+
+async def choose(pool: SearchPool, level: str, bot: Any, view: View) -> tuple[Action, Any]:
+    """A bot's choice: at once in a thread for levels without search, else in the pool."""
+    if level in INSTANT:
+        return await asyncio.to_thread(think, bot, view, None)
+    return await pool.run(bot, view)
+
+
 class BotRunner:
-    """Plays the bots' turns of every session in a small thread pool.
+    """Plays the bots' turns of every session: a timer for the visible delay, then the
+    search in the pool, then the move through :meth:`Session.apply` like a human's.
 
     ``changed(session)`` is called after each bot action (and when a bot starts
-    thinking), so the server can broadcast and schedule the next turn.
+    thinking), so the server can broadcast and schedule the next turn.  ``loop`` is the
+    server's event loop (set when the app starts); without one, turns are not played.
     """
 
     def __init__(
-        self, changed: Callable[[Session], None], *, delay: float = 0.6, workers: int = 2
+        self, changed: Callable[[Session], None], *, delay: float = 0.6, workers: int = 0
     ) -> None:
         self.changed = changed
         self.delay = delay
-        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="tikal-bot")
+        del workers  # the pool is sized to the cores (the argument is kept for callers)
+        self.pool = SearchPool()
+        self.loop: asyncio.AbstractEventLoop | None = None
         self._closed = False
+        self._tasks: set[asyncio.Task[None]] = set()
 
     def close(self) -> None:
         self._closed = True
-        self._pool.shutdown(wait=False, cancel_futures=True)
+        for task in list(self._tasks):
+            task.cancel()
+        self.pool.close()
 
     def schedule(self, session: Session) -> None:
-        """Start the bot's turn if a bot is to act and none is thinking already."""
-        if self._closed:
+        """Start the bot's turn (after the delay) if a bot is to act and none is busy."""
+        loop = self.loop
+        if self._closed or loop is None or loop.is_closed():
             return
         with session.lock:
             if session.bot_busy or session.bot_to_move() is None:
                 return
             session.bot_busy = True
         try:
-            self._pool.submit(self._turn, session)
-        except RuntimeError:  # pool shut down
+            loop.call_soon_threadsafe(self._arm, session)
+        except RuntimeError:  # the loop closed meanwhile
             session.bot_busy = False
 
-    def _bot(self, session: Session, seat: int) -> Any:
+    def _arm(self, session: Session) -> None:
+        assert self.loop is not None
+        self.loop.call_later(self.delay, self._start, session)
+
+    def _start(self, session: Session) -> None:
+        if self._closed:
+            session.bot_busy = False
+            return
+        task = asyncio.get_running_loop().create_task(self._turn(session))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    def _bot(self, session: Session, seat: int) -> tuple[str, Any]:
+        level = session.record.seats[seat].level or "random"
+        if level not in bot_names():  # a level that no longer exists: keep the game going
+            level = hint_bot_name()
         bot = session.bots.get(seat)
         if bot is None:
-            level = session.record.seats[seat].level or "random"
-            if level not in bot_names():  # a level that no longer exists: keep the game going
-                level = hint_bot_name()
             bot = session.bots[seat] = _new_bot(level)
-        return bot
+        return level, bot
 
-    def _turn(self, session: Session) -> None:
+    async def _turn(self, session: Session) -> None:
         try:
-            time.sleep(self.delay)
-            if self._closed:
-                return
             with session.lock:
                 seat = session.bot_to_move()
                 if seat is None:
                     return
                 state = session.state
                 view = session.game.view(seat)
+                level, bot = self._bot(session, seat)
             self.changed(session)  # shows "thinking"
-            action = self._bot(session, seat).choose(view)
-            with session.lock:
-                if session.state != state or self._closed:
-                    return
-                try:
-                    session.apply(seat, str(action))
-                except ServerError:
-                    # A broken bot must not stall the game: fall back to any legal action.
-                    fallback = random.choice(session.game.legal_actions())
-                    session.apply(seat, str(fallback))
-        except Exception:  # pragma: no cover - logged, game stays as stored
+            action, bot = await choose(self.pool, level, bot, view)
+            await asyncio.to_thread(self._play, session, seat, state, action, bot)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
             log.exception("bot move failed in %s", session.game_id)
         finally:
             session.bot_busy = False
-        self.changed(session)
+        if not self._closed:
+            self.changed(session)
+
+    def _play(self, session: Session, seat: int, state: int, action: Action, bot: Any) -> None:
+        with session.lock:
+            if session.state != state or self._closed:
+                return
+            session.bots[seat] = bot
+            try:
+                session.apply(seat, str(action))
+            except ServerError:
+                # A broken bot must not stall the game: fall back to any legal action.
+                session.apply(seat, str(random.choice(session.game.legal_actions())))
+
+
+class Hints:
+    """Hints from the strongest bot: cached per (game, state), one in flight per seat."""
+
+    def __init__(self, pool: SearchPool) -> None:
+        self.pool = pool
+        self._cache: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+        self._busy: set[tuple[str, tuple[int, ...]]] = set()
+
+    async def ask(self, session: Session, seats: tuple[int, ...]) -> dict[str, Any]:
+        """The hint for the position now (from the cache if asked before)."""
+        view, state = hint_view(session, seats)
+        key = (session.game_id, state)
+        found = self._cache.get(key)
+        if found is not None:
+            self._cache.move_to_end(key)
+            return found
+        busy = (session.game_id, seats)
+        if busy in self._busy:
+            raise ServerError("hint_busy", "a hint for this seat is being worked out; "
+                              "it comes as soon as it is ready", 429, retry_after=1)
+        self._busy.add(busy)
+        try:
+            name = hint_bot_name()
+            action, _ = await choose(self.pool, name, _new_bot(name), view)
+        finally:
+            self._busy.discard(busy)
+        answer = hint_entry(session, view, action, name, state)
+        self._cache[key] = answer
+        while len(self._cache) > HINT_CACHE:
+            self._cache.popitem(last=False)
+        return answer

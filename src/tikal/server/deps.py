@@ -6,7 +6,10 @@ from dataclasses import dataclass
 
 from starlette.requests import HTTPConnection
 
+from .bots import Hints
 from .hub import Hub
+from .keeper import Keeper
+from .limits import Limits
 from .manager import Manager
 from .replay import Replays
 from .storage import Storage
@@ -18,9 +21,17 @@ class Services:
     manager: Manager
     hub: Hub
     replays: Replays
+    limits: Limits
+    hints: Hints
+    keeper: Keeper
 
 
 def services(conn: HTTPConnection) -> Services:
     """The services of the app serving ``conn`` (a request or a WebSocket)."""
     found: Services = conn.app.state.services
     return found
+
+
+def client_of(conn: HTTPConnection) -> str:
+    """The client's address, the key of its rate limits and game caps."""
+    return conn.client.host if conn.client else "?"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 from ..errors import IllegalAction, NotationError
@@ -18,6 +19,7 @@ class ServerError(Exception):
     def __init__(
         self, code: str, message: str, status: int = 400, rule: str | None = None,
         state: int | None = None, reason: Message | None = None,
+        retry_after: float | None = None,
     ) -> None:
         super().__init__(message)
         self.code = code
@@ -26,6 +28,13 @@ class ServerError(Exception):
         self.rule = rule
         self.state = state
         self.reason = reason
+        self.retry_after = retry_after
+
+    def headers(self) -> dict[str, str]:
+        """HTTP headers of the refusal: ``Retry-After`` (whole seconds) when rate limited."""
+        if self.retry_after is None:
+            return {}
+        return {"Retry-After": str(max(1, math.ceil(self.retry_after)))}
 
     @classmethod
     def illegal(cls, refusal: IllegalAction, state: int | None = None) -> ServerError:
@@ -48,4 +57,6 @@ class ServerError(Exception):
             data["rule_url"] = f"/rules#{self.rule}"
         if self.state is not None:
             data["state"] = self.state
+        if self.retry_after is not None:
+            data["retry_after"] = round(self.retry_after, 3)
         return data

@@ -1,54 +1,67 @@
 """Live connections: the WebSockets of each game, and broadcasting after every change.
 
-The manager's change notices (from any thread: a request, a bot) end up in
-:meth:`Hub.notify`; the hub builds one state message per distinct set of seats among
-the game's connections (off the event loop) and queues it to each connection.
+The manager's change notices (from any thread: a request, a bot, another process) end
+up in :meth:`Hub.notify`.  Per game at most one broadcast runs at a time (a notice that
+comes meanwhile makes it run once more): it takes the game's latest
+:class:`~tikal.server.messages.Snapshot` (built off the event loop, once for every
+connection) and queues to each connection a ``delta`` if that connection holds the
+previous snapshot, else the full ``state``.  Messages are encoded with orjson.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
+import logging
 from dataclasses import dataclass, field
 from typing import Any
 
+import orjson
 from fastapi import WebSocket
 
 from .manager import Manager
-from .messages import build_message
+from .messages import Publisher, Snapshot
 from .session import Session
+
+log = logging.getLogger("tikal.server")
+
+
+def encode(message: dict[str, Any]) -> str:
+    """JSON text of a message (orjson: several times faster than the json module)."""
+    return orjson.dumps(message).decode()
 
 
 @dataclass(eq=False)
 class Connection:
+    """One WebSocket and what it was sent last (the snapshot and its seat part)."""
+
     websocket: WebSocket
     seats: tuple[int, ...]
-    queue: asyncio.Queue[dict[str, Any]] = field(default_factory=asyncio.Queue)
+    queue: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
+    rev: int = -1
+    had: dict[str, Any] | None = None
+
+    def put(self, message: dict[str, Any]) -> None:
+        self.queue.put_nowait(encode(message))
+
+    def put_snapshot(self, snap: Snapshot, full: bool = False) -> None:
+        """Queue ``snap`` as a delta when this connection holds the one before, else whole;
+        nothing if it holds this one or a newer one already."""
+        if snap.rev <= self.rev and not full:
+            return
+        if not full and self.rev == snap.previous_rev and self.rev >= 0:
+            message = snap.delta(self.seats, self.had)
+        else:
+            message = snap.full(self.seats)
+        self.rev = max(self.rev, snap.rev)
+        self.had = snap.seat(self.seats)
+        self.put(message)
 
     async def send_queued(self) -> None:
-        """Send queued messages in order; a state older than one already sent is dropped
-        (two broadcasts built concurrently may finish out of order)."""
-        last_state = -1
+        """Send queued messages in order until the connection closes."""
         with contextlib.suppress(Exception):
             while True:
-                message = await self.queue.get()
-                if message.get("type") == "state":
-                    if message["state"] < last_state:
-                        continue
-                    last_state = message["state"]
-                await self.websocket.send_text(json.dumps(message))
-
-
-def message_for(session: Session, seats: tuple[int, ...]) -> dict[str, Any]:
-    """The state message for ``seats``, built under the session's lock."""
-    with session.lock:
-        return build_message(session, seats)
-
-
-def messages_for(session: Session, groups: set[tuple[int, ...]]) -> dict[tuple[int, ...], Any]:
-    with session.lock:
-        return {seats: build_message(session, seats) for seats in groups}
+                await self.websocket.send_text(await self.queue.get())
 
 
 class Hub:
@@ -56,9 +69,11 @@ class Hub:
 
     def __init__(self, manager: Manager) -> None:
         self.manager = manager
+        self.publisher = Publisher()
         self.games: dict[str, set[Connection]] = {}
         self.loop: asyncio.AbstractEventLoop | None = None
-        self._pending: set[str] = set()
+        self._running: set[str] = set()
+        self._again: set[str] = set()
 
     def notify(self, game_id: str) -> None:
         """Called from any thread after a game changed."""
@@ -69,21 +84,45 @@ class Hub:
             loop.call_soon_threadsafe(self._schedule, game_id)
 
     def _schedule(self, game_id: str) -> None:
-        if game_id in self._pending or not self.games.get(game_id):
+        if not self.games.get(game_id):
             return
-        self._pending.add(game_id)
+        if game_id in self._running:
+            self._again.add(game_id)
+            return
+        self._running.add(game_id)
         asyncio.get_running_loop().create_task(self._broadcast(game_id))
 
+    async def snapshot(self, session: Session, seat_sets: set[tuple[int, ...]]) -> Snapshot:
+        """The latest snapshot with the seat parts of ``seat_sets``, built in a thread."""
+        def build() -> Snapshot:
+            snap = self.publisher.snapshot(session)
+            for seats in seat_sets:
+                snap.seat(seats)
+            return snap
+        return await asyncio.to_thread(build)
+
     async def _broadcast(self, game_id: str) -> None:
-        await asyncio.sleep(0)
-        self._pending.discard(game_id)
-        conns = list(self.games.get(game_id, ()))
-        if not conns:
-            return
-        session = self.manager.get(game_id)
-        messages = await asyncio.to_thread(messages_for, session, {c.seats for c in conns})
-        for conn in conns:
-            conn.queue.put_nowait(messages[conn.seats])
+        try:
+            while True:
+                self._again.discard(game_id)
+                conns = list(self.games.get(game_id, ()))
+                if not conns:
+                    return
+                session = self.manager.get(game_id)
+                snap = await self.snapshot(session, {c.seats for c in conns})
+                for conn in conns:
+                    conn.put_snapshot(snap)
+                if game_id not in self._again:
+                    return
+        except Exception:
+            log.exception("broadcast failed in %s", game_id)
+        finally:
+            self._running.discard(game_id)
+
+    async def send_full(self, session: Session, conn: Connection) -> None:
+        """The whole state to one connection (on connect, and when it asks)."""
+        snap = await self.snapshot(session, {conn.seats})
+        conn.put_snapshot(snap, full=True)
 
     def add(self, game_id: str, conn: Connection) -> None:
         self.games.setdefault(game_id, set()).add(conn)

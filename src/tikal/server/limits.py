@@ -1,14 +1,30 @@
-"""Size limits: request bodies (ASGI middleware) and WebSocket messages."""
+"""Limits: request sizes and JSON nesting (ASGI middleware), WebSocket message sizes,
+per-client rate limits and caps on games.  Defaults are in docs/web.md ("Limits").
+
+Rate limits are token buckets per client address and kind of request (``create``,
+``upload``, ``hint``, ``move``): a refused request gets HTTP 429 with ``Retry-After``
+(over the WebSocket an error with code ``rate_limited`` and ``retry_after``).
+"""
 
 from __future__ import annotations
 
-import json
+import threading
+import time
 from collections.abc import Awaitable, Callable, MutableMapping
+from dataclasses import dataclass, field
 from typing import Any
+
+import orjson
+
+from .errors import ServerError
 
 MAX_BODY = 64 * 1024
 MAX_RECORD_BODY = 4 * 1024 * 1024
 MAX_WS_MESSAGE = 4096
+#: Deepest nesting of arrays and objects a JSON body may have (records need 3).
+MAX_DEPTH = 32
+#: Longest player name shown anywhere (created games and uploaded records).
+MAX_NAME = 24
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -17,8 +33,53 @@ Send = Callable[[Message], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
+# ------------------------------------------------------------------ JSON
+
+
+def too_deep(data: bytes | str, limit: int = MAX_DEPTH) -> bool:
+    """Whether JSON text nests arrays/objects deeper than ``limit`` (strings skipped).
+    Only texts with that many brackets at all are scanned."""
+    raw = data.encode() if isinstance(data, str) else data
+    if raw.count(b"[") + raw.count(b"{") <= limit:
+        return False
+    depth = 0
+    in_string = escaped = False
+    for byte in raw:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:  # quote
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):
+            depth += 1
+            if depth > limit:
+                return True
+        elif byte in (0x5D, 0x7D):
+            depth -= 1
+    return False
+
+
+def parse_json(data: bytes | str) -> Any:
+    """JSON from a client: ``too_deep`` (400) past :data:`MAX_DEPTH`, ``bad_request`` if
+    malformed."""
+    if too_deep(data):
+        raise ServerError("too_deep", f"JSON nested deeper than {MAX_DEPTH} levels")
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        raise ServerError("bad_request", f"malformed JSON: {exc}") from None
+
+
+# ------------------------------------------------------------------ request bodies
+
+
 class BodyLimit:
-    """Refuse request bodies over a size limit with a clear 413 JSON error."""
+    """Refuse request bodies over a size limit (413 ``too_large``) or nested too deeply
+    (400 ``too_deep``) with a clear JSON error, before any route parses them."""
 
     def __init__(self, app: ASGIApp) -> None:
         self.app = app
@@ -38,14 +99,16 @@ class BodyLimit:
             body = message.get("body", b"")
             size += len(body)
             if size > limit:
-                await _send_json(send, 413, {
-                    "type": "error", "code": "too_large",
-                    "message": f"request body over {limit} bytes",
-                })
+                await _send_error(send, ServerError(
+                    "too_large", f"request body over {limit} bytes", 413))
                 return
             chunks.append(body)
             more = message.get("more_body", False)
         data = b"".join(chunks)
+        if too_deep(data):
+            await _send_error(send, ServerError(
+                "too_deep", f"JSON nested deeper than {MAX_DEPTH} levels"))
+            return
         sent = False
 
         async def replay() -> Message:
@@ -58,13 +121,89 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
-async def _send_json(send: Send, status: int, payload: dict[str, Any]) -> None:
-    body = json.dumps(payload).encode()
+async def _send_error(send: Send, error: ServerError) -> None:
+    body = orjson.dumps(error.to_json())
     await send({
-        "type": "http.response.start", "status": status,
+        "type": "http.response.start", "status": error.status,
         "headers": [
             (b"content-type", b"application/json"),
             (b"content-length", str(len(body)).encode()),
         ],
     })
     await send({"type": "http.response.body", "body": body})
+
+
+# ------------------------------------------------------------------ rate limits and caps
+
+
+@dataclass(frozen=True)
+class Rate:
+    """``per_minute`` requests on average, up to ``burst`` at once."""
+
+    per_minute: float
+    burst: int
+
+
+@dataclass
+class LimitSettings:
+    """What ``tikal serve`` can change (see its options); ``enabled=False`` turns rate
+    limits and caps off (the load benchmark does)."""
+
+    enabled: bool = True
+    create: Rate = Rate(20, 10)
+    upload: Rate = Rate(20, 5)
+    hint: Rate = Rate(30, 5)
+    move: Rate = Rate(6000, 300)
+    games_per_client: int = 20
+    bot_only_games: int = 4
+    idle_seconds: float = 1800.0
+
+
+@dataclass
+class Bucket:
+    tokens: float
+    at: float
+
+
+@dataclass
+class Limits:
+    """Rate limits per client address and kind, and the caps on games."""
+
+    settings: LimitSettings = field(default_factory=LimitSettings)
+    clock: Callable[[], float] = time.monotonic
+    _buckets: dict[tuple[str, str], Bucket] = field(default_factory=dict)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def check(self, client: str, kind: str) -> None:
+        """Take one request of ``kind`` from ``client``'s bucket; ``rate_limited`` (429,
+        with the seconds until the next one is allowed) if it is empty."""
+        if not self.settings.enabled:
+            return
+        rate: Rate = getattr(self.settings, kind)
+        per_second = rate.per_minute / 60
+        now = self.clock()
+        with self._lock:
+            if len(self._buckets) > 100_000:  # forget idle clients rather than grow
+                self._buckets = {k: b for k, b in self._buckets.items() if now - b.at < 600}
+            bucket = self._buckets.setdefault((client, kind), Bucket(float(rate.burst), now))
+            bucket.tokens = min(rate.burst, bucket.tokens + (now - bucket.at) * per_second)
+            bucket.at = now
+            if bucket.tokens >= 1:
+                bucket.tokens -= 1
+                return
+            wait = (1 - bucket.tokens) / per_second
+        raise ServerError("rate_limited", f"too many {kind} requests; try again in "
+                          f"{wait:.1f} s", 429, retry_after=wait)
+
+    def check_games(self, active: int, bot_only: bool, bot_only_running: int) -> None:
+        """The caps on games a client may start (``active`` ones it has running now)."""
+        if not self.settings.enabled:
+            return
+        if active >= self.settings.games_per_client:
+            raise ServerError("too_many_games", f"at most {self.settings.games_per_client} "
+                              "games in progress per client; finish or leave one first", 429,
+                              retry_after=60)
+        if bot_only and bot_only_running >= self.settings.bot_only_games:
+            raise ServerError("too_many_games", f"at most {self.settings.bot_only_games} "
+                              "games of bots only at a time on this server", 429,
+                              retry_after=60)

@@ -1,13 +1,23 @@
-"""What clients are sent: the state message, legal actions, the game log, seats.
+"""What clients are sent: the state message, its deltas, legal actions, the log, seats.
 
 Everything here is built from a :class:`~tikal.view.View` (a seat's view, or the public
 view for spectators) [HIDDEN-1].  Texts come from the engine's message catalog
 (:func:`tikal.messages.render` of ``game.describe(action)``); nothing here knows what
 an action of a given kind means.
+
+The lean protocol (docs/web.md, "Protocol"): a state is a :class:`Snapshot` made of a
+public part, built once per change and shared by every connection, and a small part per
+set of seats (``you``, the legal actions, undo).  A connection that holds the previous
+snapshot gets a ``delta`` (the paths that changed, the new log lines); any other gets
+the full ``state``.  The board travels as one SVG fragment per space, so a move re-sends
+only the spaces it changed, and the log is extended incrementally, so building a
+message costs the same early and late in a game.
 """
 
 from __future__ import annotations
 
+import itertools
+import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from typing import Any
 
@@ -117,14 +127,14 @@ def log_lines(
     return lines
 
 
-def players_json(view: View, seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def players_json(view: View) -> list[dict[str, Any]]:
+    """What changes of each player in play (the seat's name and look are in ``seats``)."""
     g = view.state
     rs = g.rules
     out = []
     for p in range(g.players):
         supply, board, gone = g.figures_total(p)
         out.append({
-            **seats[p],
             "score": g.scores[p],
             "treasures": {token_name(t): n for t, n in enumerate(g.treasures[p]) if n},
             "treasure_points": g.treasure_points(p),
@@ -140,51 +150,218 @@ def players_json(view: View, seats: list[dict[str, Any]]) -> list[dict[str, Any]
     return out
 
 
-def build_message(session: Session, seats: tuple[int, ...] | None) -> dict[str, Any]:
-    """The whole per-seat state message; built only from that seat's view [HIDDEN-1].
+# ------------------------------------------------------------------ the board in pieces
 
-    ``seats`` are the seats the receiving connection controls (None or () for a
-    spectator).  In Tikal no seat has private information, so all views show the
-    same public position; only the controls differ.
+SPACE_START = '<g class="space'
+OVERLAY_START = '<g class="overlay"'
+CELL_ATTR = 'data-cell="'
+DEFS_START = "<defs>"
+DEFS_END = "</defs>"
+
+
+def board_parts(picture: str) -> dict[str, Any]:
+    """The board SVG in pieces a delta can patch one by one: ``head`` (up to ``<defs>``),
+    the shared shapes in ``defs`` (by id), ``mid`` (from ``</defs>`` to the first space),
+    the spaces' ``<g>`` fragments in ``spaces`` (by label) drawn in ``order``, and
+    ``tail``.  A move re-sends only the spaces it changed (and a shape drawn for the
+    first time); :func:`board_svg` joins the pieces into the picture again."""
+    first = picture.find(SPACE_START)
+    end = picture.rfind(OVERLAY_START)
+    defs_at = picture.find(DEFS_START)
+    defs_end = picture.find(DEFS_END)
+    if min(first, end, defs_at, defs_end) < 0:
+        return {"root": "", "head": picture, "defs": {}, "mid": "", "order": [], "spaces": {},
+                "tail": ""}
+    defs_at += len(DEFS_START)
+    shapes = {
+        str(child.get("id")): ET.tostring(child, encoding="unicode")
+        for child in ET.fromstring(f"<defs>{picture[defs_at:defs_end]}</defs>")
+    }
+    body = picture[first:end]
+    spaces: dict[str, str] = {}
+    for piece in body.split(SPACE_START)[1:]:
+        at = piece.index(CELL_ATTR) + len(CELL_ATTR)
+        spaces[piece[at:piece.index('"', at)]] = SPACE_START + piece
+    root = picture.index(">") + 1  # the <svg> tag (its label counts the tiles) apart
+    return {"root": picture[:root], "head": picture[root:defs_at], "defs": shapes,
+            "mid": picture[defs_end:first],
+            "order": list(spaces), "spaces": spaces, "tail": picture[end:]}
+
+
+def board_svg(parts: dict[str, Any]) -> str:
+    """The board SVG from its parts (what the browser does too)."""
+    spaces = parts["spaces"]
+    return "".join([
+        parts["root"], parts["head"], *parts["defs"].values(), parts["mid"],
+        *(spaces[c] for c in parts["order"]), parts["tail"],
+    ])
+
+
+# ------------------------------------------------------------------ the log, incrementally
+
+
+class LogLines:
+    """A game's log lines, extended as the game goes on and cut back on undo.
+
+    Each :meth:`update` describes only the history entries added since the last one, so
+    a long game costs no more per move than a short one.  A mark after every update
+    (history length, line count, score events, step number, last action) lets an undo
+    cut the lines back to the last mark that is still part of the history.
     """
+
+    def __init__(self) -> None:
+        self.lines: list[dict[str, Any]] = []
+        self.marks: list[tuple[int, int, int, int, Action | None]] = [(0, 0, 0, 0, None)]
+
+    def _valid(self, g: GameState, mark: tuple[int, int, int, int, Action | None]) -> bool:
+        hist, _, events, _, last = mark
+        if hist > len(g.history) or events > len(g.score_events):
+            return False
+        return hist == 0 or g.history[hist - 1] == last
+
+    def update(self, session: Session, g: GameState, names: Sequence[str]) -> int:
+        """Bring the lines up to ``g``; returns the index of the first line that changed."""
+        while len(self.marks) > 1 and not self._valid(g, self.marks[-1]):
+            self.marks.pop()
+        hist, count, seen, number, _ = self.marks[-1]
+        del self.lines[count:]
+        if hist == len(g.history) and seen == len(g.score_events):
+            return count
+        steps = log_steps(g.history[hist:])
+        if hist and steps and steps[0].action is None and not steps[0].chance:
+            steps = steps[1:]
+        actors = step_actors(session, max(number, 1), len(steps) - (hist == 0))
+        events = g.score_events
+        shown = hist
+        for step in steps:
+            seat = actors.get(number, 0)
+            for action in (step.action, *step.chance):
+                if action is None:
+                    continue
+                self.lines.append({
+                    "seat": seat, "kind": "chance" if action.is_chance else "action",
+                    "notation": str(action), "text": render(g.describe(action), "log", names),
+                    "step": number or None,
+                })
+                shown += 1
+                while seen < len(events) and events[seen].at < shown:
+                    self.lines.append(score_line(events[seen], names))
+                    seen += 1
+            number += 1
+        while seen < len(events):
+            self.lines.append(score_line(events[seen], names))
+            seen += 1
+        last = g.history[-1] if g.history else None
+        self.marks.append((len(g.history), len(self.lines), seen, number, last))
+        return count
+
+
+def step_actors(session: Session, first: int, new: int) -> dict[int, int]:
+    """The seat that played steps ``first`` .. ``first + new - 1`` (by step number; the
+    setup, step 0, is shown as seat 0's).  When the stored log ends in ``new`` actions
+    (no undo among them) those are the steps, so only they are read."""
+    if new <= 0:
+        return {}
+    tail = session.log[-new:]
+    if len(session.log) > new and all(e.kind == "action" for e in tail):
+        return {first + i: entry.seat for i, entry in enumerate(tail)}
+    return {k: seat for k, seat in enumerate(session.actors(), start=1)}
+
+
+# ------------------------------------------------------------------ per seat
+
+
+def compact_legal(legal: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
+    """Legal entries per verb as one key list and rows of values: no key is repeated.
+    ``{"move": {"keys": ["action", ...], "rows": [["move W A1 A2", ...], ...]}}``; a row
+    lacking a key has null there."""
+    out: dict[str, Any] = {}
+    for verb, entries in legal.items():
+        keys: list[str] = []
+        for entry in entries:
+            keys.extend(k for k in entry if k != "verb" and k not in keys)
+        out[verb] = {"keys": keys, "rows": [[e.get(k) for k in keys] for e in entries]}
+    return out
+
+
+def expand_legal(legal: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """The legal entries as objects again, as a client reads them (the inverse of
+    :func:`compact_legal`; groups that are lists already are kept)."""
+    out: dict[str, list[dict[str, Any]]] = {}
+    for verb, table in legal.items():
+        if isinstance(table, list):
+            out[verb] = table
+            continue
+        out[verb] = [
+            {"verb": verb, **{k: v for k, v in zip(table["keys"], row, strict=True)
+                              if v is not None}}
+            for row in table["rows"]
+        ]
+    return out
+
+
+def readable(message: dict[str, Any]) -> dict[str, Any]:
+    """A state message with its legal entries as objects (tests and scripts read it so)."""
+    out = dict(message)
+    if isinstance(out.get("legal"), dict):
+        out["legal"] = expand_legal(out["legal"])
+    return out
+
+
+def seat_part(session: Session, seats: tuple[int, ...]) -> dict[str, Any]:
+    """What only the connections of ``seats`` are told: who they are, whether they act,
+    and their legal actions (built from their own view [HIDDEN-1])."""
     game = session.game
-    viewer = (game.current if seats and game.current in seats else seats[0]) if seats else None
-    view = game.view(viewer)
+    your_turn = bool(seats) and game.current in seats and not game.is_over
+    part: dict[str, Any] = {
+        "you": list(seats), "spectator": not seats, "your_turn": your_turn,
+        "can_undo": your_turn and game.can_undo(),
+    }
+    if game.phase is not Phase.OVER:
+        legal: dict[str, list[dict[str, Any]]] = {}
+        if your_turn:
+            g = game.view(game.current).state
+            legal = legal_json(g, session.names)
+        part["legal"] = compact_legal(legal)
+        part["verbs"] = verb_titles(list(legal))
+    return part
+
+
+# ------------------------------------------------------------------ the public part
+
+
+POSITION_SHOWN_ELSEWHERE = (
+    "legal", "history", "format", "version", "rules", "players", "phase", "current", "ap",
+    "score_events", "display", "scoring", "auction", "drawn",
+)
+
+
+def public_part(session: Session) -> dict[str, Any]:
+    """Everything every connection is told, from the public view [HIDDEN-1]; the log and
+    the board are added by :class:`Snapshot`."""
+    view = session.game.view(None)
     g = view.state
-    names = session.names
-    seats_json = [
-        seat_json(p, seat.name, seat.kind, seat.level)
-        for p, seat in enumerate(session.record.seats)
-    ]
-    your_turn = bool(seats) and g.current in (seats or ()) and not g.is_over
     rs = g.rules
     position = view.to_json()
-    position.pop("legal", None)
-    position.pop("history", None)
-    msg: dict[str, Any] = {
-        "type": "state",
+    for key in POSITION_SHOWN_ELSEWHERE:
+        position.pop(key, None)
+    if isinstance(position.get("board"), list):  # by space, so a new tile is one more key
+        position["board"] = {entry["at"]: entry for entry in position["board"]}
+    data: dict[str, Any] = {
         "game_id": session.game_id,
-        "state": session.state,
         "rules": rs.name,
         "players": g.players,
-        "seats": seats_json,
-        "you": list(seats or ()),
-        "spectator": not seats,
+        "seats": [seat_json(p, seat.name, seat.kind, seat.level)
+                  for p, seat in enumerate(session.record.seats)],
         "phase": g.phase.value,
         "current": g.current,
-        "your_turn": your_turn,
         "ap": g.ap,
-        "ap_max": rs.action_points,
-        "costs": dict(rs.costs),
         "rule_set": rule_set_json(rs),
         "over": g.is_over,
         "winners": g.winners,
         "scores": list(g.scores),
-        "player_info": players_json(view, seats_json),
+        "player_info": players_json(view),
         "position": position,
-        "svg": svg.board(view),
-        "can_undo": your_turn and game.can_undo(),
-        "log": log_lines(g, session.actors(), names),
         "score_events": [score_json(e) for e in g.score_events],
         "stack_left": len(g.stack),
         "display": [
@@ -200,16 +377,122 @@ def build_message(session: Session, seats: tuple[int, ...] | None) -> dict[str, 
         },
         "bot_thinking": session.bot_busy,
         "seeded": session.record.seeded,
+        "drawn": None,
+        "board": board_parts(svg.board(view)),
     }
     if g.drawn is not None:
         spec = rs.tile(g.drawn)
-        msg["drawn"] = {
+        data["drawn"] = {
             "tile": g.drawn, "kind": spec.kind, "describe": tile_text(g, g.drawn),
             "groups": [svg.tile_group(spec, r, 50) for r in range(6)],
-            "svgs": [svg.tile(spec, r, 40) for r in range(6)],
         }
-    if g.phase is not Phase.OVER:
-        legal = legal_json(g, names) if your_turn else {}
-        msg["legal"] = legal
-        msg["verbs"] = verb_titles(list(legal))
-    return msg
+    return data
+
+
+# ------------------------------------------------------------------ deltas
+
+
+def diff(old: Any, new: Any, path: list[Any], ops: list[list[Any]]) -> None:
+    """The changes from ``old`` to ``new`` as ``[path, value]`` (set) and ``[path]``
+    (delete) operations.  Dicts and lists are compared item by item; a list that grew
+    gets its new items set one past its end (appended), one that shrank loses its last
+    items (deleted from the end)."""
+    if old == new:
+        return
+    if isinstance(old, dict) and isinstance(new, dict):
+        for key in old:
+            if key not in new:
+                ops.append([[*path, key]])
+        for key, value in new.items():
+            if key in old:
+                diff(old[key], value, [*path, key], ops)
+            else:
+                ops.append([[*path, key], value])
+    elif isinstance(old, list) and isinstance(new, list) and path:
+        for i, (a, b) in enumerate(zip(old, new, strict=False)):
+            diff(a, b, [*path, i], ops)
+        ops.extend([[*path, i], new[i]] for i in range(len(old), len(new)))
+        ops.extend([[*path, i]] for i in range(len(old) - 1, len(new) - 1, -1))
+    else:
+        ops.append([path, new])
+
+
+PROTOCOL = 2
+_revisions = itertools.count(1)
+
+
+class Snapshot:
+    """One state of a game as sent to clients: the public part and the log (shared by all
+    connections), the seat parts (built once per set of seats), and the delta from the
+    previous snapshot."""
+
+    def __init__(self, session: Session, log: LogLines, previous: Snapshot | None) -> None:
+        self.session = session
+        self.key = (session.state, session.bot_busy)
+        self.rev = next(_revisions)
+        self.previous_rev = previous.rev if previous is not None else -1
+        self.public = public_part(session)
+        first = log.update(session, session.game, session.names)
+        self.log = list(log.lines)
+        self.seats: dict[tuple[int, ...], dict[str, Any]] = {}
+        self.base = previous.key[0] if previous is not None else None
+        self.ops: list[list[Any]] = []
+        self.log_from = first
+        self.log_before = 0
+        if previous is not None:
+            diff(previous.public, self.public, [], self.ops)
+            self.log_from = min(first, len(previous.log))
+            self.log_before = len(previous.log)
+
+    def seat(self, seats: tuple[int, ...]) -> dict[str, Any]:
+        part = self.seats.get(seats)
+        if part is None:
+            part = self.seats[seats] = seat_part(self.session, seats)
+        return part
+
+    def full(self, seats: tuple[int, ...]) -> dict[str, Any]:
+        """The whole state for a (re)connecting client."""
+        return {"type": "state", "v": PROTOCOL, "state": self.key[0], **self.public,
+                "log": self.log, **self.seat(seats)}
+
+    def delta(self, seats: tuple[int, ...], had: dict[str, Any] | None) -> dict[str, Any]:
+        """What changed since the previous snapshot, for a client that holds it and the
+        seat part ``had``."""
+        ops = list(self.ops)
+        diff(had or {}, self.seat(seats), [], ops)
+        msg: dict[str, Any] = {"type": "delta", "v": PROTOCOL, "base": self.base,
+                               "state": self.key[0]}
+        if ops:
+            msg["set"] = ops
+        if self.log_from < max(len(self.log), self.log_before):
+            msg["log"] = {"from": self.log_from, "lines": self.log[self.log_from:]}
+        return msg
+
+
+def build_message(session: Session, seats: tuple[int, ...] | None) -> dict[str, Any]:
+    """The whole state message for ``seats`` (None or () for a spectator), built afresh
+    from the session's views [HIDDEN-1]."""
+    return Snapshot(session, LogLines(), None).full(tuple(seats or ()))
+
+
+class Publisher:
+    """The latest snapshot of every game in memory (built under the session's lock)."""
+
+    def __init__(self) -> None:
+        self._latest: dict[str, tuple[Session, LogLines, Snapshot]] = {}
+
+    def snapshot(self, session: Session) -> Snapshot:
+        with session.lock:
+            found = self._latest.get(session.game_id)
+            if found is not None and found[0] is session:
+                _, log, latest = found
+                if latest.key == (session.state, session.bot_busy):
+                    return latest
+            else:
+                log, latest = LogLines(), None
+            snap = Snapshot(session, log, latest)
+            self._latest[session.game_id] = (session, log, snap)
+            return snap
+
+    def forget(self, game_id: str) -> None:
+        self._latest.pop(game_id, None)

@@ -15,6 +15,7 @@ from ..game import Game
 from ..messages import render
 from ..seats import seat_look
 from .errors import ServerError
+from .limits import MAX_NAME
 from .manager import Manager, plausible_id
 from .messages import score_json, score_line, seat_json
 from .storage import GameRecord, SeatRecord
@@ -48,14 +49,14 @@ def upload_record(manager: Manager, record: Any) -> str:
         raise ServerError("bad_record", str(exc), 422, rule=exc.rule) from None
     seats = record.get("seats")
     names = [
-        str(s.get("name")) if isinstance(s, dict) and s.get("name") else seat_look(p).name
+        shown_name(s.get("name"), p) if isinstance(s, dict) else seat_look(p).name
         for p, s in enumerate(seats if isinstance(seats, list) else [None] * game.players)
     ][: game.players]
     while len(names) < game.players:
         names.append(seat_look(len(names)).name)
     clean = {k: record[k] for k in ("format", "version", "rules", "options", "players", "log")}
     clean["seed"] = None
-    replay_id = "r" + secrets.token_urlsafe(8)
+    replay_id = new_replay_id()
     manager.storage.create(GameRecord(
         game_id=replay_id, rules=game.rules.name, players=game.players,
         options=dict(game.options), seed=0,
@@ -65,14 +66,30 @@ def upload_record(manager: Manager, record: Any) -> str:
     return replay_id
 
 
-def replay_source(manager: Manager, replay_id: str) -> tuple[dict[str, Any], list[str]]:
-    """(record, seat names) of a stored game or an uploaded record."""
-    if replay_id.startswith("r"):
-        loaded = manager.storage.load(replay_id) if plausible_id(replay_id) else None
-        if loaded is not None and loaded[0].kind == "replay" and loaded[0].record:
-            return loaded[0].record, [s.name for s in loaded[0].seats]
+def shown_name(name: Any, seat: int) -> str:
+    """A player's name as shown: at most :data:`MAX_NAME` characters, the seat's colour
+    name if there is none."""
+    text = " ".join(str(name or "").split())[:MAX_NAME]
+    return text or seat_look(seat).name
+
+
+def new_replay_id() -> str:
+    """Ids of uploaded records: ``r`` and 12 characters, 13 in all, while game ids are
+    always 11 (``token_urlsafe(8)``), so the two never collide or get mistaken."""
+    return "r" + secrets.token_urlsafe(9)
+
+
+def replay_source(
+    manager: Manager, replay_id: str
+) -> tuple[dict[str, Any], list[str], bool]:
+    """(record, seat names, uploaded?) of an uploaded record or a stored game; which one
+    an id names is what storage says of it (its kind), never a guess from its letters."""
+    loaded = manager.storage.load(replay_id) if plausible_id(replay_id) else None
+    if loaded is not None and loaded[0].kind == "replay" and loaded[0].record:
+        names = [shown_name(s.name, p) for p, s in enumerate(loaded[0].seats)]
+        return loaded[0].record, names, True
     record = download_record(manager, replay_id)
-    return record, [s["name"] for s in record["seats"]]
+    return record, [shown_name(s["name"], p) for p, s in enumerate(record["seats"])], False
 
 
 # ------------------------------------------------------------------ replays
@@ -150,7 +167,9 @@ class Replay:
         }
 
     def frame(self, step: int) -> dict[str, Any]:
-        step = max(0, min(step, self.total))
+        if not 0 <= step <= self.total:
+            raise ServerError("no_frame", f"this replay has frames 0 to {self.total}, not "
+                              f"{step}", 404)
         game = self._game_at(step)
         view = game.view(None)
         g = view.state
@@ -189,12 +208,12 @@ class Replays:
             if found is not None:
                 self._cache.move_to_end(replay_id)
                 return found
-        record, names = replay_source(self.manager, replay_id)
+        record, names, uploaded = replay_source(self.manager, replay_id)
         try:
             replay = Replay(replay_id, record, names)
         except RecordError as exc:
             raise ServerError("bad_record", str(exc), 422) from None
-        if not replay_id.startswith("r") and not self.manager.get(replay_id).game.is_over:
+        if not uploaded and not self.manager.get(replay_id).game.is_over:
             return replay  # a game in progress changes; do not cache
         with self._lock:
             self._cache[replay_id] = replay

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import json
-from typing import Any
+from typing import Any, Literal
 
-from fastapi import APIRouter, Header, Request
+import orjson
+from fastapi import APIRouter, Header, Query, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 
@@ -14,12 +14,12 @@ from .. import __version__
 from ..components import RULE_SET_NAMES, rule_set
 from ..seats import seat_table
 from .bots import bot_names, hint_bot_name
-from .deps import services
-from .errors import ServerError
-from .hub import message_for
+from .deps import client_of, services
+from .limits import MAX_NAME, parse_json
 from .messages import rule_set_json
 from .replay import download_record, upload_record
 from .routes_pages import render_rules
+from .session import Session
 
 router = APIRouter(prefix="/api")
 
@@ -28,7 +28,7 @@ Token = Header(None, max_length=64)
 
 class SeatIn(BaseModel):
     kind: str = Field("human", description="'human' or 'bot'")
-    name: str | None = Field(None, max_length=24)
+    name: str | None = Field(None, max_length=MAX_NAME)
     level: str | None = Field(None, description="bot level, see GET /api/meta")
 
 
@@ -37,19 +37,21 @@ class CreateGame(BaseModel):
     seats: list[SeatIn] = Field(..., min_length=2, max_length=4)
     options: dict[str, Any] = Field(default_factory=dict)
     hotseat: bool = Field(False, description="one extra token that plays every human seat")
-    seed: int | None = Field(None, description="fixed shuffle (tests); random if omitted")
+    seed: int | None = Field(None, ge=0, le=2**63 - 1,
+                             description="fixed shuffle (tests); random if omitted")
 
 
 class ActionIn(BaseModel):
     action: str = Field(..., max_length=64, description="an action, e.g. 'move W F3 G3'")
     state: int = Field(
-        ..., strict=True, description="the state counter of the position the move is for"
+        ..., strict=True, ge=0, le=2**63 - 1,
+        description="the state counter of the position the move is for",
     )
     token: str | None = Field(None, max_length=64, description="or send X-Tikal-Token")
 
 
 class UndoIn(BaseModel):
-    state: int = Field(..., strict=True)
+    state: int = Field(..., strict=True, ge=0, le=2**63 - 1)
     token: str | None = Field(None, max_length=64)
 
 
@@ -83,6 +85,23 @@ async def rules_json() -> dict[str, str]:
     return summaries
 
 
+Reply = Query("ack", description="ack: just the new state counter (the WebSocket brings "
+              "the changes); state: the whole state message")
+
+
+def json_bytes(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
+    """A JSON response encoded with orjson (state messages are large)."""
+    return Response(orjson.dumps(data), status_code=status, headers=headers,
+                    media_type="application/json")
+
+
+async def full_state(request: Request, session: Session, token: str | None) -> Response:
+    """The whole state message for ``token``'s seats, from the game's shared snapshot."""
+    seats = session.seats_for(token)
+    snap = await services(request).hub.snapshot(session, {seats})
+    return json_bytes(snap.full(seats))
+
+
 @router.get("/games", tags=["games"])
 async def list_games(request: Request) -> list[dict[str, Any]]:
     """Recent games (no tokens)."""
@@ -92,11 +111,19 @@ async def list_games(request: Request) -> list[dict[str, Any]]:
 
 @router.post("/games", tags=["games"], status_code=201)
 async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
-    """Create a game. The answer holds each human seat's secret token (shown once)."""
+    """Create a game. The answer holds each human seat's secret token (shown once).
+    Rate limited per client; at most so many games in progress per client and so many
+    games of bots only per server (429 ``too_many_games``)."""
+    svc = services(request)
+    client = client_of(request)
+    svc.limits.check(client, "create")
+    bot_only = all(s.kind == "bot" for s in body.seats)
+    svc.keeper.check_create(client, bot_only)
     session, links = await asyncio.to_thread(
-        services(request).manager.create, body.rules, [s.model_dump() for s in body.seats],
+        svc.manager.create, body.rules, [s.model_dump() for s in body.seats],
         body.options, body.hotseat, body.seed,
     )
+    svc.keeper.created(client, session.game_id, bot_only)
     base = str(request.base_url).rstrip("/")
     for seat in links["seats"]:
         if seat["token"]:
@@ -115,39 +142,56 @@ async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
 
 @router.get("/games/{game_id}", tags=["games"])
 async def get_game(request: Request, game_id: str, x_tikal_token: str | None = Token
-                   ) -> dict[str, Any]:
-    """The position as this token's seat(s) see it (spectator view without a token)."""
+                   ) -> Response:
+    """The whole state message as this token's seat(s) see it (spectators: no token)."""
     session = await asyncio.to_thread(services(request).manager.get, game_id)
-    return await asyncio.to_thread(message_for, session, session.seats_for(x_tikal_token))
+    return await full_state(request, session, x_tikal_token)
+
+
+async def answer_move(
+    request: Request, session: Session, token: str | None, base: int, reply: str
+) -> Response:
+    if reply == "state":
+        return await full_state(request, session, token)
+    return json_bytes({"type": "ack", "base": base, "state": session.state})
 
 
 @router.post("/games/{game_id}/actions", tags=["play"])
 async def post_action(request: Request, game_id: str, body: ActionIn,
-                      x_tikal_token: str | None = Token) -> dict[str, Any]:
-    """Play one action. Refused moves answer 4xx with code, message, rule id and the
+                      x_tikal_token: str | None = Token,
+                      reply: Literal["ack", "state"] = Reply) -> Response:
+    """Play one action; answers ``{"type": "ack", "base", "state"}`` (or the whole state
+    with ``?reply=state``). Refused moves answer 4xx with code, message, rule id and the
     refusal's message key and parameters."""
+    svc = services(request)
+    svc.limits.check(client_of(request), "move")
     token = body.token or x_tikal_token
-    manager = services(request).manager
-    session = await asyncio.to_thread(manager.act, game_id, token, body.action, body.state)
-    return await asyncio.to_thread(message_for, session, session.seats_for(token))
+    session = await asyncio.to_thread(svc.manager.act, game_id, token, body.action, body.state)
+    return await answer_move(request, session, token, body.state, reply)
 
 
 @router.post("/games/{game_id}/undo", tags=["play"])
 async def post_undo(request: Request, game_id: str, body: UndoIn,
-                    x_tikal_token: str | None = Token) -> dict[str, Any]:
+                    x_tikal_token: str | None = Token,
+                    reply: Literal["ack", "state"] = Reply) -> Response:
     """Take back the last action of this turn (never across a reveal)."""
+    svc = services(request)
+    svc.limits.check(client_of(request), "move")
     token = body.token or x_tikal_token
-    session = await asyncio.to_thread(services(request).manager.undo, game_id, token, body.state)
-    return await asyncio.to_thread(message_for, session, session.seats_for(token))
+    session = await asyncio.to_thread(svc.manager.undo, game_id, token, body.state)
+    return await answer_move(request, session, token, body.state, reply)
 
 
 @router.post("/games/{game_id}/hint", tags=["play"])
 async def post_hint(request: Request, game_id: str, body: TokenIn,
                     x_tikal_token: str | None = Token) -> dict[str, Any]:
-    """A suggested action from the strongest available bot (a legal-action entry)."""
+    """A suggested action from the strongest available bot (a legal-action entry); cached
+    per position, one at a time per seat (429 ``hint_busy``), rate limited per client."""
+    svc = services(request)
+    svc.limits.check(client_of(request), "hint")
     token = body.token or x_tikal_token
-    hint: dict[str, Any] = await asyncio.to_thread(services(request).manager.hint, game_id, token)
-    return hint
+    session = await asyncio.to_thread(svc.manager.get, game_id)
+    return await svc.hints.ask(session, session.seats_for(token))
 
 
 @router.get("/games/{game_id}/record", tags=["replays"])
@@ -161,13 +205,11 @@ async def get_record(request: Request, game_id: str) -> JSONResponse:
 
 @router.post("/replays", tags=["replays"], status_code=201)
 async def post_replay(request: Request) -> dict[str, Any]:
-    """Upload a record (JSON body) to view it as a replay."""
-    raw = await request.body()
-    try:
-        record = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise ServerError("bad_request", f"malformed JSON: {exc}") from None
-    replay_id = await asyncio.to_thread(upload_record, services(request).manager, record)
+    """Upload a record (JSON body) to view it as a replay; rate limited per client."""
+    svc = services(request)
+    svc.limits.check(client_of(request), "upload")
+    record = parse_json(await request.body())
+    replay_id = await asyncio.to_thread(upload_record, svc.manager, record)
     return {"id": replay_id, "url": f"/replay/{replay_id}"}
 
 
@@ -180,6 +222,7 @@ async def get_replay(request: Request, replay_id: str) -> dict[str, Any]:
 
 @router.get("/replays/{replay_id}/frames/{step}", tags=["replays"])
 async def get_frame(request: Request, replay_id: str, step: int) -> dict[str, Any]:
-    """The public position after ``step`` steps (0 = the start), with its SVG."""
+    """The public position after ``step`` steps (0 = the start), with its SVG; a step
+    outside 0 .. total is 404 ``no_frame``."""
     replay = await asyncio.to_thread(services(request).replays.get, replay_id)
     return await asyncio.to_thread(replay.frame, step)

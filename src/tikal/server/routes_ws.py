@@ -1,41 +1,51 @@
-"""The WebSocket ``/ws/{game_id}``: hello, then moves, undos, hints; state on every change.
+"""The WebSocket ``/ws/{game_id}``: hello, then moves, undos, hints; updates on every change.
 
-Protocol: see docs/web.md.
+Protocol: see docs/web.md ("Protocol").  The server answers a move with a small ``ack``;
+every connection of the game then gets a ``delta`` (or a full ``state`` if it missed one).
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
+import logging
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from .deps import Services, services
 from .errors import ServerError
-from .hub import Connection, message_for
-from .limits import MAX_WS_MESSAGE
+from .hub import Connection, encode
+from .limits import MAX_WS_MESSAGE, parse_json
 from .session import Session
 
 router = APIRouter()
+log = logging.getLogger("tikal.server")
 
 
 def parse_ws(text: str) -> dict[str, Any]:
     if len(text) > MAX_WS_MESSAGE:
         raise ServerError("too_large", f"messages are limited to {MAX_WS_MESSAGE} characters", 413)
-    try:
-        data = json.loads(text)
-    except ValueError as exc:
-        raise ServerError("bad_request", f"malformed JSON: {exc}") from None
+    data = parse_json(text)
     if not isinstance(data, dict):
         raise ServerError("bad_request", "a message is a JSON object with a 'type'")
     return data
 
 
+async def receive_text(ws: WebSocket) -> str:
+    """The next text frame; a binary frame is refused, a closed socket ends the loop."""
+    message = await ws.receive()
+    if message["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(message.get("code", 1000))
+    text = message.get("text")
+    if text is None:
+        return "\0binary"
+    return str(text)
+
+
 async def _hello(ws: WebSocket, session: Session) -> tuple[str | None, tuple[int, ...]]:
     """The first message: ``{"type": "hello", "token": ...}``; the token's seats."""
-    data = parse_ws(await asyncio.wait_for(ws.receive_text(), timeout=15))
+    data = parse_ws(await asyncio.wait_for(receive_text(ws), timeout=15))
     if data.get("type") != "hello":
         raise ServerError("bad_request", "the first message must be {'type': 'hello'}")
     token = data.get("token") or None
@@ -45,33 +55,37 @@ async def _hello(ws: WebSocket, session: Session) -> tuple[str | None, tuple[int
 
 
 async def handle(
-    svc: Services, session: Session, token: str | None, seats: tuple[int, ...], text: str,
+    svc: Services, conn: Connection, game_id: str, token: str | None, text: str,
+    client: str,
 ) -> list[dict[str, Any]]:
     """One client message; returns direct replies (acks, errors, hints)."""
-    manager, game_id = svc.manager, session.game_id
+    manager = svc.manager
     try:
         data = parse_ws(text)
         kind = data.get("type")
-        if kind == "action":
-            await asyncio.to_thread(
-                manager.act, game_id, token, data.get("action"), data.get("state")
-            )
-            return [{"type": "ack", "state": session.state}]
-        if kind == "undo":
-            await asyncio.to_thread(manager.undo, game_id, token, data.get("state"))
-            return [{"type": "ack", "state": session.state}]
+        if kind in ("action", "undo"):
+            svc.limits.check(client, "move")
+            state = data.get("state")
+            if kind == "action":
+                session = await asyncio.to_thread(
+                    manager.act, game_id, token, data.get("action"), state)
+            else:
+                session = await asyncio.to_thread(manager.undo, game_id, token, state)
+            return [{"type": "ack", "base": state, "state": session.state}]
         if kind == "hint":
-            return [await asyncio.to_thread(manager.hint, game_id, token)]
+            svc.limits.check(client, "hint")
+            return [await svc.hints.ask(manager.get(game_id), conn.seats)]
         if kind == "ping":
-            return [{"type": "pong", "state": session.state}]
+            return [{"type": "pong", "state": manager.get(game_id).state}]
         if kind == "sync":
-            return [await asyncio.to_thread(message_for, session, seats)]
+            await svc.hub.send_full(manager.get(game_id), conn)
+            return []
         raise ServerError("bad_request", f"unknown message type {kind!r}")
     except ServerError as exc:
-        replies = [exc.to_json()]
-        if exc.code == "stale":
-            replies.append(await asyncio.to_thread(message_for, session, seats))
-        return replies
+        conn.put(exc.to_json())
+        if exc.code == "stale":  # then the state as it is now
+            await svc.hub.send_full(manager.get(game_id), conn)
+        return []
 
 
 @router.websocket("/ws/{game_id}")
@@ -80,32 +94,37 @@ async def websocket(ws: WebSocket, game_id: str) -> None:
     svc = services(ws)
     await ws.accept()
     try:
-        session = await asyncio.to_thread(svc.manager.get, game_id)
-    except ServerError as exc:
-        await ws.send_json(exc.to_json())
-        await ws.close(code=4404)
-        return
+        await _serve(svc, ws, game_id)
+    except (WebSocketDisconnect, RuntimeError, ConnectionError):
+        pass  # the client went away: nothing to tell anyone
+    except Exception:
+        log.exception("websocket of %s failed", game_id)
+        with contextlib.suppress(Exception):
+            await ws.close(code=1011)
+
+
+async def _serve(svc: Services, ws: WebSocket, game_id: str) -> None:
     try:
+        session = await asyncio.to_thread(svc.manager.get, game_id)
         token, seats = await _hello(ws, session)
     except ServerError as exc:
-        await ws.send_json(exc.to_json())
-        await ws.close(code=4403 if exc.status == 403 else 4400)
+        await ws.send_text(encode(exc.to_json()))
+        codes = {404: 4404, 403: 4403}
+        await ws.close(code=codes.get(exc.status, 4400))
         return
-    except (TimeoutError, WebSocketDisconnect):
-        with contextlib.suppress(Exception):
-            await ws.close(code=4408)
+    except TimeoutError:
+        await ws.close(code=4408)
         return
+    client = ws.client.host if ws.client else "?"
     conn = Connection(ws, seats)
     svc.hub.add(game_id, conn)
     sender = asyncio.create_task(conn.send_queued())
-    conn.queue.put_nowait(await asyncio.to_thread(message_for, session, seats))
     try:
+        await svc.hub.send_full(session, conn)
         while True:
-            text = await ws.receive_text()
-            for reply in await handle(svc, session, token, seats, text):
-                conn.queue.put_nowait(reply)
-    except WebSocketDisconnect:
-        pass
+            text = await receive_text(ws)
+            for reply in await handle(svc, conn, game_id, token, text, client):
+                conn.put(reply)
     finally:
         svc.hub.remove(game_id, conn)
         sender.cancel()

@@ -6,7 +6,9 @@ const gameId = decodeURIComponent(location.pathname.split("/")[2] || "");
 let token = new URLSearchParams(location.hash.slice(1)).get("t");
 const $ = (id) => document.getElementById(id);
 
-let S = null; // the last state message
+let R = null; // the state as sent: the last full state with every delta since applied
+let S = null; // the state as drawn: R with the board joined, seats merged, legal expanded
+let hintAsked = 0; // when a hint was last asked for (one at a time, debounced)
 let ws = null;
 let retry = 0;
 let lastDrawn = null;
@@ -51,12 +53,66 @@ function act(action) {
   send({ type: "action", action, state: S.state });
 }
 
+// ------------------------------------------------------------------ protocol (docs/web.md)
+
+// Set (or, for a path alone, delete) the value at a path of keys and indexes.
+function patch(target, op) {
+  const path = op[0];
+  for (const key of path.slice(0, -1)) target = target[key];
+  const last = path[path.length - 1];
+  if (op.length === 1) { if (Array.isArray(target)) target.splice(last, 1); else delete target[last]; }
+  else target[last] = op[1];
+}
+
+// Legal actions arrive per verb as one key list and rows of values.
+function expandLegal(legal) {
+  const out = {};
+  for (const [verb, table] of Object.entries(legal || {})) {
+    out[verb] = table.rows.map((row) => {
+      const e = { verb };
+      table.keys.forEach((k, i) => { if (row[i] !== null) e[k] = row[i]; });
+      return e;
+    });
+  }
+  return out;
+}
+
+// The drawn tile's picture in each rotation, from the board's shapes (size 40 of 50).
+function tilePicture(group) {
+  return `<svg xmlns="http://www.w3.org/2000/svg" class="tk tile-svg" viewBox="-42 -36.64 84 73.28" width="84" height="73.28"><g transform="scale(0.8)">${group}</g></svg>`;
+}
+
+function derive(r) {
+  const s = Object.assign({}, r);
+  const b = r.board;
+  s.svg = b.root + b.head + Object.values(b.defs).join("") + b.mid + b.order.map((c) => b.spaces[c]).join("") + b.tail;
+  s.position = Object.assign({}, r.position, { board: Object.values(r.position.board || {}) });
+  s.ap_max = r.rule_set.action_points;
+  s.costs = r.rule_set.costs;
+  s.player_info = r.player_info.map((p, i) => Object.assign({}, r.seats[i], p));
+  s.legal = expandLegal(r.legal);
+  if (r.drawn) s.drawn = Object.assign({}, r.drawn, { svgs: r.drawn.groups.map(tilePicture) });
+  return s;
+}
+
+function applyDelta(msg) {
+  if (!R || msg.base !== R.state) return false;
+  for (const op of msg.set || []) patch(R, op);
+  if (msg.log) R.log.splice(msg.log.from, R.log.length, ...msg.log.lines);
+  R.state = msg.state;
+  return true;
+}
+
 function onMessage(msg) {
-  if (msg.type === "state") {
-    const changed = !S || msg.state !== S.state;
-    S = msg;
+  if (msg.type === "state" || msg.type === "delta") {
+    if (msg.type === "state") R = msg;
+    else if (!applyDelta(msg)) { send({ type: "sync" }); return; }
+    const changed = !S || R.state !== S.state;
+    S = derive(R);
     if (changed) { ui.refusal = null; ui.hint = null; }
     render();
+  } else if (msg.type === "ack") {
+    // the move was stored; the delta that follows shows it
   } else if (msg.type === "error") {
     if (msg.code === "unknown_game") {
       $("status").textContent = "No such game";
@@ -70,6 +126,8 @@ function onMessage(msg) {
       return;
     }
     if (msg.code === "stale") { TK.toast("The game moved on; your screen is up to date now."); return; }
+    if (msg.code === "hint_busy") return; // the hint asked for earlier is on its way
+    if (msg.code === "rate_limited") { TK.toast(`Slow down: ${msg.message}`, "error"); return; }
     ui.refusal = msg;
     TK.toast(TK.refusal(msg), "error");
     renderTurnCard();
@@ -78,6 +136,16 @@ function onMessage(msg) {
     renderTurnCard();
     decorateBoard();
   }
+}
+
+// One hint at a time: a press within 2 s of the last, or while one is on its way for
+// this position, sends nothing (the server would refuse it with hint_busy anyway).
+function askHint() {
+  const now = Date.now();
+  if (now - hintAsked < 2000 || (ui.hint && ui.hint.state === S.state)) return false;
+  hintAsked = now;
+  send({ type: "hint" });
+  return true;
 }
 
 // ------------------------------------------------------------------ helpers
@@ -176,7 +244,7 @@ function renderTurnCard() {
       const undo = h("button", { class: "btn", id: "undo", disabled: !S.can_undo, title: "take back the last action of this turn (never across a reveal) [U]" }, "\u21b6 Undo");
       undo.addEventListener("click", () => send({ type: "undo", state: S.state }));
       const hint = h("button", { class: "btn", id: "hint", title: "ask the strongest bot for a suggestion [H]" }, "? Hint");
-      hint.addEventListener("click", () => { send({ type: "hint" }); hint.disabled = true; hint.textContent = "Thinking…"; });
+      hint.addEventListener("click", () => { if (askHint()) { hint.disabled = true; hint.textContent = "Thinking…"; } });
       if (S.phase !== "auction" && S.phase !== "pick") row.append(undo);
       row.append(hint);
       parts.push(row);
@@ -588,7 +656,7 @@ document.addEventListener("keydown", (ev) => {
   if (!mine()) return;
   if ((ev.key === "r" || ev.key === "R") && S.phase === "tile") rotate(ev.shiftKey ? -1 : 1);
   if (ev.key === "u" && S.can_undo) send({ type: "undo", state: S.state });
-  if (ev.key === "h") send({ type: "hint" });
+  if (ev.key === "h") askHint();
 });
 
 // For tests and debugging: the current state message.
