@@ -18,8 +18,8 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tikal import Game
-from tikal.server import create_app
 from tikal.loadtest import apply_message
+from tikal.server import create_app
 from tikal.server.messages import build_message, readable
 from tikal.server.session import Session
 
