@@ -4,10 +4,10 @@
 seat) is rotated by one seat per game, and every deal (game seed) is played in
 all rotations, so every bot plays every seat equally often on the same deals.
 Games run through an :class:`Executor` (serial, or a process pool with
-``jobs`` workers; anything with the same ``map_unordered`` method can replace
-it, e.g. a distributed engine).  The summary per bot label counts wins with ties
-split [END-2], the win rate with a 95% Wilson interval, mean score and margin
-over the best opponent, and the bots' thinking times.
+``jobs`` workers, or Ray tasks on a local Ray or a cluster with :class:`RayExecutor`;
+anything with the same ``map_unordered`` method can replace it).  The summary per bot
+label counts wins with ties split [END-2], the win rate with a 95% Wilson interval,
+mean score and margin over the best opponent, and the bots' thinking times.
 """
 
 from __future__ import annotations
@@ -291,7 +291,50 @@ class ProcessExecutor:
                     yield future.result()
 
 
-def make_executor(jobs: int) -> Executor:
+class RayExecutor:
+    """Every task a Ray task, on a local Ray (``address=None``) or the cluster at
+    ``address`` (``"auto"``, ``"ray://head:10001"``); needs ``tikal[ray]``, and tikal
+    installed on every node.  Ray is imported only here, and shut down again only if this
+    executor started it.  ``jobs`` caps the CPUs of a local Ray (None: all)."""
+
+    def __init__(self, address: str | None = None, jobs: int | None = None) -> None:
+        self.address = address
+        self.jobs = jobs
+
+    def map_unordered(self, fn: Callable[[T], R], tasks: Iterable[T]) -> Iterator[R]:
+        import ray
+
+        started = not ray.is_initialized()
+        if started:
+            ray.init(address=self.address, include_dashboard=False, log_to_driver=False,
+                     num_cpus=self.jobs if self.address is None else None)
+        try:
+            remote = ray.remote(fn)
+            queue = list(tasks)
+            queue.reverse()
+            cpus = ray.cluster_resources().get("CPU", 1)  # type: ignore[no-untyped-call]
+            window = 2 * max(1, int(cpus))
+            pending: list[Any] = []
+            while queue or pending:
+                while queue and len(pending) < window:
+                    pending.append(remote.remote(queue.pop()))
+                done, pending = ray.wait(pending, num_returns=1)
+                for ref in done:
+                    yield ray.get(ref)
+        finally:
+            if started:
+                ray.shutdown()
+
+
+EXECUTORS = ("process", "ray")
+
+
+def make_executor(jobs: int, kind: str = "process", address: str | None = None) -> Executor:
+    """``process``: serial for one job, else a process pool; ``ray``: :class:`RayExecutor`."""
+    if kind == "ray":
+        return RayExecutor(address, jobs if jobs > 1 else None)
+    if kind != "process":
+        raise ValueError(f"unknown executor {kind!r}; choose one of {', '.join(EXECUTORS)}")
     return SerialExecutor() if jobs <= 1 else ProcessExecutor(jobs)
 
 
@@ -432,6 +475,7 @@ def run_arena(
         results.append(result)
         if on_result is not None:
             on_result(result, len(tasks))
+    results.sort(key=lambda r: r.index)  # the summary does not depend on the finishing order
     config = {
         "rules": rules,
         "players": players,

@@ -26,6 +26,7 @@ from rich.table import Table
 
 from ..bots import BOT_NAMES
 from ..bots.arena import (
+    EXECUTORS,
     ArenaResult,
     GameResult,
     make_executor,
@@ -96,6 +97,15 @@ def arena(
     seed: Annotated[int, typer.Option(help="First deal's seed; deal k uses seed + k.")] = 0,
     budget: Annotated[str, typer.Option(help=BUDGET_HELP)] = "8",
     jobs: Annotated[int, typer.Option(help="Games played in parallel processes.")] = 1,
+    executor: Annotated[
+        str, typer.Option(help="process (the default: serial or --jobs processes) or ray "
+                          "(games as Ray tasks; needs tikal[ray]).")
+    ] = "process",
+    address: Annotated[
+        str | None,
+        typer.Option(help="Ray cluster to use with --executor ray (e.g. auto or "
+                     "ray://head:10001); none starts a local Ray with --jobs CPUs."),
+    ] = None,
     out: Annotated[Path | None, typer.Option(help="Write the results as JSON here.")] = None,
     plot: Annotated[Path | None, typer.Option(help="Save a PNG plot of the results here.")] = None,
     records: Annotated[
@@ -118,6 +128,10 @@ def arena(
         lineup = parse_bots(bots, players, parse_budget(budget))
     except ValueError as exc:
         raise fail(str(exc)) from None
+    if executor not in EXECUTORS:
+        raise fail(f"--executor must be one of {', '.join(EXECUTORS)}")
+    if address is not None and executor != "ray":
+        raise fail("--address needs --executor ray")
     console = wide_console()
     labels = sorted({spec.label for spec in lineup})
     wins = dict.fromkeys(labels, 0.0)
@@ -145,12 +159,14 @@ def arena(
     with progress:
         task = progress.add_task("", total=None)
         result = run_arena(
-            rules, players, lineup, games, seed, make_executor(jobs), records, on_result
+            rules, players, lineup, games, seed, make_executor(jobs, executor, address), records,
+            on_result,
         )
     console.print(results_table(result))
     for error in result.errors:
         console.print(f"[bold red]error:[/] {escape(error)}")
-    console.print(f"{len(result.results)} games in {result.seconds:.1f} s with {jobs} job(s).")
+    where = f"{jobs} job(s)" if executor == "process" else f"Ray ({address or 'local'})"
+    console.print(f"{len(result.results)} games in {result.seconds:.1f} s with {where}.")
     if out is not None:
         out.write_text(json.dumps(result.to_json(), indent=1), encoding="utf-8")
         console.print(f"Results written to {out}")
