@@ -206,9 +206,10 @@ class GameDriver:
         self.game_id = ""
         self.sent_at: dict[int, float] = {}  # state the move was for -> send time
         self.mover = -1
+        self.bot_level = "medium"
 
     async def create(self, bots: bool) -> None:
-        seats = [{"kind": "human"}, {"kind": "bot", "level": "random"} if bots
+        seats = [{"kind": "human"}, {"kind": "bot", "level": self.bot_level} if bots
                  else {"kind": "human"}]
         reply = await self.http.post(
             f"http://{self.servers[0].url}/api/games", json={"rules": "standard", "seats": seats}
@@ -357,6 +358,7 @@ class Options:
     bot_delay: float = 0.6
     server_path: str | None = None
     seed: int = 1
+    bot_level: str = "medium"
     server_args: list[str] = field(default_factory=list)
 
 
@@ -380,6 +382,7 @@ async def _run_clients(opts: Options, servers: list[Server]) -> tuple[Stats, flo
             use_http = i < opts.games and rng.random() < opts.http_fraction
             driver = GameDriver(stats, servers, http, opts.rate, deadline, use_http,
                                 random.Random(rng.random()))
+            driver.bot_level = opts.bot_level
             await driver.create(bots=i >= opts.games)
             await driver.connect()
             drivers.append(driver)
@@ -395,8 +398,10 @@ def run(opts: Options) -> Result:
     """Start the servers, play, stop them; the measurements."""
     with tempfile.TemporaryDirectory(prefix="tikal-load-") as tmp:
         db = opts.db or str(Path(tmp) / "load.sqlite3")
-        servers = start_servers(opts.processes, db, opts.server_path, opts.bot_delay,
-                                opts.server_args)
+        extra = list(opts.server_args)
+        if not opts.server_path:  # an older server has no limits to lift
+            extra.append("--no-limits")
+        servers = start_servers(opts.processes, db, opts.server_path, opts.bot_delay, extra)
         try:
             stats, elapsed = asyncio.run(_run_clients(opts, servers))
             rss = [s.peak_rss_mb() for s in servers]

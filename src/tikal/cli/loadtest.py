@@ -44,6 +44,8 @@ def loadtest(
                      "checkout's src) to compare versions."),
     ] = None,
     seed: Annotated[int, typer.Option(help="Seed of the clients' random choices.")] = 1,
+    bot_level: Annotated[str, typer.Option(help="Level of the bots in the bots scenario.")
+                         ] = "medium",
 ) -> None:
     """Load the web server: start it on 127.0.0.1, play many games over WebSocket and HTTP,
     print moves/s, latency percentiles, message sizes, server memory and errors."""
@@ -62,7 +64,7 @@ def loadtest(
             games=games if name != "bots" else 0, bot_games=bot_games if name == "bots" else 0,
             duration=duration, rate=rate if name == "paced" else 0.0,
             http_fraction=http_fraction if name == "saturate" else 0.0, processes=processes,
-            db=db, bot_delay=bot_delay, server_path=server_path, seed=seed,
+            db=db, bot_delay=bot_delay, server_path=server_path, seed=seed, bot_level=bot_level,
         )
         cells = summary(run(opts))
         rows.append((name, cells))

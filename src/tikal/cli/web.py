@@ -34,13 +34,28 @@ def serve(
         float, typer.Option(help="Seconds a bot waits before moving (so humans can follow).")
     ] = 0.6,
     log_level: Annotated[str, typer.Option(help="uvicorn log level.")] = "info",
+    limits: Annotated[
+        bool, typer.Option(help="Per-client rate limits and game caps (docs/web.md, Limits).")
+    ] = True,
+    games_per_client: Annotated[
+        int, typer.Option(help="Games in progress one client address may have.")] = 20,
+    bot_only_games: Annotated[
+        int, typer.Option(help="Games of bots only running at a time on this server.")] = 4,
+    idle_seconds: Annotated[
+        float, typer.Option(help="A game untouched this long leaves memory (reloaded on "
+                            "demand).")] = 1800.0,
+    rate_scale: Annotated[
+        float, typer.Option(help="Multiply every per-client rate limit by this.")] = 1.0,
 ) -> None:
     """Serve the web app: play in the browser (hot-seat, invite links, bots), replays."""
     import uvicorn
 
     from ..server import create_app
+    from ..server.limits import scaled_settings
 
-    web = create_app(db, bot_delay=bot_delay)
+    settings = scaled_settings(limits, games_per_client, bot_only_games, idle_seconds,
+                               rate_scale)
+    web = create_app(db, bot_delay=bot_delay, limit_settings=settings)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"Tikal web app: open http://{shown}:{port}/  (games stored in {where_stored(db)})")
     uvicorn.run(web, host=host, port=port, log_level=log_level, ws_max_size=65536)

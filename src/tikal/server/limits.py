@@ -159,6 +159,23 @@ class LimitSettings:
     idle_seconds: float = 1800.0
 
 
+def scaled_settings(
+    enabled: bool = True, games_per_client: int = 20, bot_only_games: int = 4,
+    idle_seconds: float = 1800.0, rate_scale: float = 1.0,
+) -> LimitSettings:
+    """Settings from ``tikal serve``'s options: every per-client rate times ``rate_scale``."""
+    base = LimitSettings()
+
+    def scale(rate: Rate) -> Rate:
+        return Rate(rate.per_minute * rate_scale, max(1, round(rate.burst * rate_scale)))
+
+    return LimitSettings(
+        enabled=enabled, create=scale(base.create), upload=scale(base.upload),
+        hint=scale(base.hint), move=scale(base.move), games_per_client=games_per_client,
+        bot_only_games=bot_only_games, idle_seconds=idle_seconds,
+    )
+
+
 @dataclass
 class Bucket:
     tokens: float
