@@ -1,0 +1,260 @@
+"""Limits and bad input: every bad request gets a clear 4xx (never a 5xx), rate limits
+answer 429 with Retry-After, caps on games, idle games leave memory, hints one at a
+time, and the lean protocol's deltas stay small."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tikal.loadtest import apply_message, legal_actions
+from tikal.server import bots as server_bots
+from tikal.server import create_app
+from tikal.server import manager as server_manager
+from tikal.server.errors import ServerError
+from tikal.server.limits import LimitSettings, Rate, too_deep
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+TWO = [{"kind": "human"}, {"kind": "human"}]
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(tmp_path / "limits.sqlite3", bot_delay=0.0)) as c:
+        yield c
+
+
+def create(client: TestClient, **body: Any) -> Any:
+    return client.post("/api/games", json={"rules": "standard", "seats": TWO, **body})
+
+
+# ------------------------------------------------------------------ bad input
+
+
+@pytest.mark.parametrize("seed", [2**63, 10**40, -1])
+def test_seeds_out_of_range_are_422(client: TestClient, seed: int) -> None:
+    r = create(client, seed=seed)
+    assert r.status_code == 422 and r.json()["code"] == "bad_request"
+    assert create(client, seed=2**63 - 1).status_code == 201
+
+
+@pytest.mark.parametrize("path", ["/api/games", "/api/replays"])
+def test_deeply_nested_json_is_400_too_deep(client: TestClient, path: str) -> None:
+    body = b"[" * 30_000 + b"]" * 30_000
+    r = client.post(path, content=body, headers={"content-type": "application/json"})
+    assert r.status_code == 400 and r.json()["code"] == "too_deep"
+    assert too_deep('{"a": "[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["}') is False
+
+
+def test_replay_frames_out_of_range_are_404(client: TestClient) -> None:
+    gid = create(client, seed=1).json()["id"]
+    assert client.get(f"/api/replays/{gid}/frames/0").status_code == 200
+    for step in ("99999", "-1", str(10**40)):
+        r = client.get(f"/api/replays/{gid}/frames/{step}")
+        assert r.status_code == 404 and r.json()["code"] == "no_frame", step
+
+
+def test_long_names_are_capped_where_shown(client: TestClient) -> None:
+    gid = create(client, seed=1).json()["id"]
+    record = client.get(f"/api/games/{gid}/record").json()
+    record["seats"] = [{"name": "x" * 3000}, {"name": "y " * 1500}]
+    r = client.post("/api/replays", json=record)
+    assert r.status_code == 201
+    summary = client.get(f"/api/replays/{r.json()['id']}").json()
+    assert [len(s["name"]) for s in summary["seats"]] == [24, 23]
+    r = create(client, seats=[{"kind": "human", "name": "z" * 25}, {"kind": "human"}])
+    assert r.status_code == 400
+
+
+def test_a_game_whose_id_starts_with_r_is_a_game_not_an_upload(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    real = server_manager.secrets.token_urlsafe
+    monkeypatch.setattr(server_manager.secrets, "token_urlsafe",
+                        lambda n=None: "r" + real(n)[1:] if n == 8 else real(n))
+    game = create(client, seed=1).json()
+    gid = game["id"]
+    assert gid.startswith("r")
+    assert client.get(f"/api/replays/{gid}").json()["total"] == 0
+    msg = client.get(f"/api/games/{gid}", headers={"X-Tikal-Token": game["seats"][0]["token"]})
+    state: dict[str, Any] = {}
+    apply_message(state, msg.json())
+    r = client.post(f"/api/games/{gid}/actions", json={"action": legal_actions(state)[0],
+                    "state": 0}, headers={"X-Tikal-Token": game["seats"][0]["token"]})
+    assert r.status_code == 200 and r.json() == {"type": "ack", "base": 0, "state": 1}
+    assert client.get(f"/api/replays/{gid}").json()["total"] == 1  # the replay grew
+    uploaded = client.post("/api/replays", json=client.get(f"/api/games/{gid}/record").json())
+    rid = uploaded.json()["id"]
+    assert len(rid) != len(gid) and client.get(f"/api/replays/{rid}").json()["total"] == 1
+
+
+def test_unexpected_errors_are_a_logged_500_without_internals(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, caplog: pytest.LogCaptureFixture
+) -> None:
+    app = create_app(tmp_path / "boom.sqlite3")
+    with TestClient(app, raise_server_exceptions=False) as client:
+        def boom(game_id: str) -> Any:
+            raise RuntimeError("secret internals")
+        monkeypatch.setattr(app.state.manager, "get", boom)
+        r = client.get("/api/games/abc")
+    assert r.status_code == 500 and r.json()["code"] == "internal"
+    assert "secret" not in r.text
+    assert any("secret internals" in str(rec.exc_info) for rec in caplog.records)
+
+
+def test_a_client_going_away_logs_no_traceback(
+    client: TestClient, caplog: pytest.LogCaptureFixture
+) -> None:
+    game = create(client, seed=1).json()
+    with caplog.at_level(logging.WARNING):
+        for _ in range(3):
+            with client.websocket_connect(f"/ws/{game['id']}") as ws:
+                ws.send_json({"type": "hello", "token": game["seats"][0]["token"]})
+                ws.receive_json()
+                ws.send_json({"type": "ping"})
+        with client.websocket_connect(f"/ws/{game['id']}") as ws:
+            ws.send_bytes(b"\x00\x01")
+            assert ws.receive_json()["code"] == "bad_request"
+    assert not [r for r in caplog.records if r.levelno >= logging.WARNING]
+
+
+# ------------------------------------------------------------------ rate limits and caps
+
+
+def limited(tmp_path: Path, **settings: Any) -> TestClient:
+    return TestClient(create_app(tmp_path / "rl.sqlite3", bot_delay=0.0,
+                                 limit_settings=LimitSettings(**settings)))
+
+
+def test_creating_games_too_fast_is_429_with_retry_after(tmp_path: Path) -> None:
+    with limited(tmp_path, create=Rate(1, 2)) as client:
+        assert create(client).status_code == 201
+        assert create(client).status_code == 201
+        r = create(client)
+        assert r.status_code == 429 and r.json()["code"] == "rate_limited"
+        assert int(r.headers["Retry-After"]) >= 1
+
+
+def test_moves_too_fast_over_the_websocket_get_rate_limited(tmp_path: Path) -> None:
+    with limited(tmp_path, move=Rate(1, 1)) as client:
+        game = create(client, hotseat=True).json()
+        with client.websocket_connect(f"/ws/{game['id']}") as ws:
+            ws.send_json({"type": "hello", "token": game["hotseat_token"]})
+            state: dict[str, Any] = {}
+            apply_message(state, ws.receive_json())
+            ws.send_json({"type": "action", "action": legal_actions(state)[0], "state": 0})
+            ws.send_json({"type": "action", "action": "end", "state": 1})
+            codes = []
+            for _ in range(6):
+                msg = ws.receive_json()
+                if msg["type"] == "error":
+                    codes.append(msg["code"])
+                    assert msg["retry_after"] > 0
+                    break
+            assert codes == ["rate_limited"]
+
+
+def test_caps_on_games_per_client_and_bot_only_games(tmp_path: Path) -> None:
+    with limited(tmp_path, games_per_client=2, bot_only_games=1) as client:
+        assert create(client).status_code == 201
+        bots = [{"kind": "bot", "level": "random"}] * 2
+        assert create(client, seats=bots).status_code == 201
+        r = create(client)
+        assert r.status_code == 429 and r.json()["code"] == "too_many_games"
+    with limited(tmp_path, games_per_client=5, bot_only_games=1) as client:
+        client.post("/api/games", json={"rules": "standard", "seats": bots})
+        r = client.post("/api/games", json={"rules": "standard", "seats": bots})
+        assert r.status_code == 429 and "bots only" in r.json()["message"]
+
+
+def test_idle_games_leave_memory_and_come_back_from_the_log(tmp_path: Path) -> None:
+    with limited(tmp_path, idle_seconds=10) as client:
+        game = create(client, seed=4).json()
+        token = {"X-Tikal-Token": game["seats"][0]["token"]}
+        before = client.get(f"/api/games/{game['id']}", headers=token).json()
+        svc = client.app.state.services  # type: ignore[attr-defined]
+        now = [1000.0]
+        svc.keeper.clock = lambda: now[0]
+        assert svc.keeper.sweep() == 0  # first seen
+        now[0] += 11
+        assert svc.keeper.sweep() == 1
+        assert game["id"] not in svc.manager.sessions
+        after = client.get(f"/api/games/{game['id']}", headers=token).json()
+        assert after == before and game["id"] in svc.manager.sessions
+
+
+# ------------------------------------------------------------------ hints
+
+
+def test_one_hint_at_a_time_per_seat_and_cached_per_state(
+    client: TestClient, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    game = create(client, seed=2, hotseat=True).json()
+    svc = client.app.state.services  # type: ignore[attr-defined]
+    session = svc.manager.get(game["id"])
+    calls = []
+
+    async def slow_choose(pool: Any, level: str, bot: Any, view: Any) -> Any:
+        calls.append(level)
+        await asyncio.sleep(0.05)
+        return view.legal_actions()[0], bot
+
+    monkeypatch.setattr(server_bots, "choose", slow_choose)
+
+    async def two_at_once() -> list[Any]:
+        return await asyncio.gather(svc.hints.ask(session, (0, 1)),
+                                    svc.hints.ask(session, (0, 1)), return_exceptions=True)
+
+    first, second = asyncio.run(two_at_once())
+    assert isinstance(second, ServerError) and second.code == "hint_busy"
+    assert second.status == 429
+    assert first["type"] == "hint" and first["state"] == 0
+    again = asyncio.run(svc.hints.ask(session, (0, 1)))
+    assert again == first and len(calls) == 1  # from the cache
+
+
+# ------------------------------------------------------------------ the lean protocol
+
+
+def test_deltas_after_moves_are_small_and_do_not_grow_with_the_game(
+    client: TestClient,
+) -> None:
+    game = create(client, seed=7, hotseat=True).json()
+    rng = random.Random(7)
+    with client.websocket_connect(f"/ws/{game['id']}") as ws, \
+            client.websocket_connect(f"/ws/{game['id']}") as watcher:
+        ws.send_json({"type": "hello", "token": game["hotseat_token"]})
+        watcher.send_json({"type": "hello", "token": None})
+        mine: dict[str, Any] = {}
+        seen: dict[str, Any] = {}
+        full = ws.receive_text()
+        apply_message(mine, json.loads(full))
+        apply_message(seen, watcher.receive_json())
+        sizes = []
+        for _ in range(150):
+            if mine["over"]:
+                break
+            ws.send_json({"type": "action", "action": rng.choice(legal_actions(mine)),
+                          "state": mine["state"]})
+            while (msg := ws.receive_json())["type"] != "ack":
+                apply_message(mine, msg)
+            while seen["state"] != msg["state"]:
+                text = watcher.receive_text()
+                delta = json.loads(text)
+                assert delta["type"] == "delta" and apply_message(seen, delta)
+                sizes.append(len(text))
+            while mine["state"] != msg["state"]:
+                apply_message(mine, ws.receive_json())
+    assert len(full) > 20_000 and len(sizes) > 100
+    assert max(sizes) < 8192
+    early, late = sorted(sizes[:50]), sorted(sizes[-50:])
+    assert late[25] < 4096 and late[25] < 2 * early[25]
