@@ -47,7 +47,7 @@ Mask = npt.NDArray[np.int8]
 
 
 def max_score(rs: RuleSet) -> int:
-    """An upper bound of any score, so of any bid [AUC-4]: each scoring round adds at most
+    """An upper bound of any score, so of any bid [AUC-3]: each scoring round adds at most
     every temple at the top level plus every treasure token to one player's score."""
     temples = sum(t.kind == TEMPLE for t in rs.terrain) + sum(
         spec.kind == TEMPLE for _, spec in rs.preprinted

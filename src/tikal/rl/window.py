@@ -5,7 +5,7 @@ grid of columns and rows that ``A1``..``H5`` name.
 
 The demo plane is unbounded, but every reachable position fits in the hex of radius
 :data:`DEMO_RADIUS` around the basecamp: a tile may only go next to a placed tile
-[DEMO-2], so the k-th tile placed lies at most k steps from the basecamp, and the demo has
+[DEMO-1], so the k-th tile placed lies at most k steps from the basecamp, and the demo has
 14 terrain tiles.  Figures stand only on placed tiles and walk between neighbouring placed
 tiles, so every action's spaces are placed tiles or the next tile's space: within radius
 14.  The grid is the 29 x 29 square of axial offsets ``(q, r)`` in ``[-14, 14]``; its
