@@ -258,3 +258,70 @@ def test_play_continues_across_a_postgresql_restart(servers: list[PgServerProces
         # notices flow again: a move through a reaches b's client
         assert table.play(a.url, rng).status_code == 200
         assert wait_for_state(on_b, 11)["state"] == 11
+
+
+def test_a_bot_game_goes_on_with_both_processes_holding_it(
+    servers: list[PgServerProcess], pg_url: str,
+) -> None:
+    """Both processes have the game in memory, so both may find the bot's turn: the bot
+    still plays each of its actions once, and the human's moves through either process go
+    through."""
+    a, b = servers
+    body = {"rules": "standard", "seed": 41,
+            "seats": [{"kind": "human", "name": "H"}, {"kind": "bot", "level": "random"}]}
+    created = httpx.post(f"{a.url}/api/games", json=body, timeout=PATIENCE)
+    created.raise_for_status()
+    gid, token = created.json()["id"], created.json()["seats"][0]["token"]
+    storage = PostgresStorage(pg_url)
+    rng = random.Random(41)
+    try:
+        with listen(b.port, gid, token):  # b holds the game too
+            for turn in range(6):
+                game, state = wait_for(lambda: _human_to_move(storage, gid), PATIENCE,
+                                       "the bot did not finish its turn")
+                if game.is_over:
+                    break
+                through = (a, b)[turn % 2]
+                for action in _a_turn(game, rng):
+                    reply = httpx.post(f"{through.url}/api/games/{gid}/actions",
+                                       headers={"X-Tikal-Token": token}, timeout=PATIENCE,
+                                       json={"action": action, "state": state})
+                    assert reply.status_code == 200, reply.text
+                    state = reply.json()["state"]
+        loaded = storage.load(gid)
+        assert loaded is not None
+        rebuild(*loaded)  # the stored log is one consistent game
+        assert any(e.seat == 1 for e in loaded[1])  # the bot played
+        last = loaded[1][-1].seq
+        for server in servers:  # and both processes show it
+            wait_for(lambda s=server: _state_of(s, gid) >= last, PATIENCE, "out of step")
+    finally:
+        storage.close()
+
+
+def _human_to_move(storage: PostgresStorage, gid: str) -> tuple[Game, int] | None:
+    loaded = storage.load(gid)
+    assert loaded is not None
+    game = rebuild(*loaded)
+    return (game, loaded[1][-1].seq) if game.is_over or game.current == 0 else None
+
+
+def _a_turn(game: Game, rng: random.Random) -> list[str]:
+    """A few actions, then ``end``, picked on a copy of ``game``."""
+    copy = game.clone()
+    actions: list[str] = []
+    while copy.current == 0 and not copy.is_over and len(actions) < 3:
+        legal = [str(a) for a in copy.legal_actions()]
+        others = [a for a in legal if a != "end" and not a.startswith("*")]
+        if not others:
+            break
+        actions.append(rng.choice(others))
+        copy.apply(actions[-1])
+    if copy.current == 0 and not copy.is_over and "end" in [str(a) for a in copy.legal_actions()]:
+        actions.append("end")
+    return actions
+
+
+def _state_of(server: PgServerProcess, gid: str) -> int:
+    state: int = httpx.get(f"{server.url}/api/games/{gid}", timeout=PATIENCE).json()["state"]
+    return state
