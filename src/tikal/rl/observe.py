@@ -222,9 +222,8 @@ class Encoder:
             g[letters[tile_id[0]]] += 0.1
         for tile_id in state.display:
             g[self._display[tile_id]] = 1.0
-        supply_at = self._level_supply
-        for v, count in enumerate(state.level_supply):
-            g[supply_at + v] = count / 11
+        supply = state.level_supply
+        g[self._level_supply : self._level_supply + len(supply)] = [n / 11 for n in supply]
         terrain = len(rs.terrain)
         g[self._tail:] = [
             len(state.token_pool) / 24, max(state.high_bid, 0) / 100, float(state.scoring_final),
