@@ -63,7 +63,8 @@ def restart_postgres() -> None:
 
 def can_restart_postgres() -> bool:
     """The server was started by .ci/postgres.sh (so the tests may restart it)."""
-    data = Path(os.environ.get("TIKAL_TEST_PG_DIR", "/tmp/tikal-pg")) / "data"
+    default = Path(os.environ.get("TMPDIR", "/tmp")) / "tikal-pg"
+    data = Path(os.environ.get("TIKAL_TEST_PG_DIR", default)) / "data"
     return (data / "PG_VERSION").exists()
 
 
