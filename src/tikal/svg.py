@@ -517,6 +517,65 @@ def _cells_to_draw(game: GameState) -> list[int]:
     return sorted(set(game.tiles) | game.frontier)
 
 
+def _space(
+    defs: _Defs, game: GameState, cell: int, x: float, y: float, size: float,
+    marks: Mapping[int, str | None], chosen: int | None, coordinates: bool,
+) -> ET.Element:
+    """One space's ``<g>``: its tile (or empty hex), camp, guard, figures and label."""
+    name = hexes.label(cell)
+    placed = game.tiles.get(cell)
+    classes = ["space"]
+    if placed is None:
+        classes.append("empty")
+        if cell in game.frontier:
+            classes.append("frontier")
+    else:
+        classes.append(placed.kind)
+    if cell in marks:
+        classes.append("hl")
+    if cell == chosen:
+        classes.append("sel")
+    space = _node("g", class_=" ".join(classes), data_cell=name, data_x=x, data_y=y,
+                  transform=f"translate({_num(x)},{_num(y)})")
+    if placed is None:
+        _child(space, "title", f"{name}: empty space")
+        defs.use(space, _id("hex", size * 0.96), partial(_hex_shape, size * 0.96), class_="hex")
+    else:
+        _child(space, "title", _tile_title(game, cell))
+        space.append(_tile(defs, placed.spec, placed.rotation, size,
+                           game.levels.get(cell), len(game.tokens.get(cell, ()))))
+        if cell in game.camps:
+            _camp(defs, space, game.camps[cell], size)
+        if cell in game.guards:
+            owner, leader = game.guards[cell]
+            _guard(defs, space, owner, leader, size)
+        _figure_layer(defs, space, game, cell, size)
+    if coordinates:
+        _child(space, "text", name, class_="lbl", x=-size * 0.9, y=size * 0.06)
+    text = marks.get(cell)
+    if text:
+        _child(space, "circle", cx=0, cy=size * 0.55, r=size * 0.2, fill="#1a7f37")
+        _child(space, "text", text, x=0, y=size * 0.55 + 4, text_anchor="middle",
+               font_size=11, font_weight=700, fill="#fff")
+    return space
+
+
+def board_spaces(
+    position: GameState | View, cells: Iterable[int], *, size: float = 50
+) -> tuple[dict[str, str], dict[str, str]]:
+    """Some spaces of :func:`board` (with coordinates, no highlight): each space's
+    ``<g>`` by label, exactly as the whole board draws it, and the ``<defs>`` shapes they
+    use by id.  For clients that patch a board space by space (the web server re-sends
+    only the spaces a move changed instead of the whole picture)."""
+    game = _state(position)
+    defs = _Defs()
+    spaces = {}
+    for cell in cells:
+        x, y = hexes.pixel(cell, size)
+        spaces[hexes.label(cell)] = _text(_space(defs, game, cell, x, y, size, {}, None, True))
+    return spaces, {key: _text(shape) for key, shape in defs.shapes.items()}
+
+
 def board(
     position: GameState | View,
     *,
@@ -564,42 +623,7 @@ def board(
     _child(root, "rect", x=min_x, y=min_y, width=vw, height=vh, rx=size * 0.3, fill="#33503a")
     for cell in cells:
         x, y = centres[cell]
-        name = hexes.label(cell)
-        placed = game.tiles.get(cell)
-        classes = ["space"]
-        if placed is None:
-            classes.append("empty")
-            if cell in game.frontier:
-                classes.append("frontier")
-        else:
-            classes.append(placed.kind)
-        if cell in marks:
-            classes.append("hl")
-        if cell == chosen:
-            classes.append("sel")
-        space = _child(root, "g", class_=" ".join(classes), data_cell=name, data_x=x, data_y=y,
-                       transform=f"translate({_num(x)},{_num(y)})")
-        if placed is None:
-            _child(space, "title", f"{name}: empty space")
-            defs.use(space, _id("hex", size * 0.96), partial(_hex_shape, size * 0.96),
-                     class_="hex")
-        else:
-            _child(space, "title", _tile_title(game, cell))
-            space.append(_tile(defs, placed.spec, placed.rotation, size,
-                               game.levels.get(cell), len(game.tokens.get(cell, ()))))
-            if cell in game.camps:
-                _camp(defs, space, game.camps[cell], size)
-            if cell in game.guards:
-                owner, leader = game.guards[cell]
-                _guard(defs, space, owner, leader, size)
-            _figure_layer(defs, space, game, cell, size)
-        if coordinates:
-            _child(space, "text", name, class_="lbl", x=-size * 0.9, y=size * 0.06)
-        text = marks.get(cell)
-        if text:
-            _child(space, "circle", cx=0, cy=size * 0.55, r=size * 0.2, fill="#1a7f37")
-            _child(space, "text", text, x=0, y=size * 0.55 + 4, text_anchor="middle",
-                   font_size=11, font_weight=700, fill="#fff")
+        root.append(_space(defs, game, cell, x, y, size, marks, chosen, coordinates))
     _child(root, "g", class_="overlay")
     defs_element.extend(defs.element())
     return _text(root)
