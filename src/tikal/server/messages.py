@@ -17,11 +17,12 @@ message costs the same early and late in a game.
 from __future__ import annotations
 
 import itertools
+import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
 from typing import Any
 
-from .. import svg
+from .. import hexes, svg
 from ..actions import Action, log_steps, token_name
 from ..components import RuleSet
 from ..game import LEADER_PLACES, Phase
@@ -197,6 +198,91 @@ def board_svg(parts: dict[str, Any]) -> str:
     ])
 
 
+HREF = re.compile(r'href="#([^"]+)"')
+ROOT_LABEL = re.compile(r'aria-label="Tikal board, \d+ tiles"')
+
+
+def drawn_cells(g: GameState) -> list[int]:
+    """The cells :func:`tikal.svg.board` draws, in its order."""
+    if g.rules.bounded_board:
+        return list(hexes.STANDARD_CELLS)
+    return sorted(set(g.tiles) | g.frontier)
+
+
+def space_signature(g: GameState, cell: int) -> tuple[Any, ...]:
+    """Everything a space's picture depends on: equal signatures, equal fragments."""
+    placed = g.tiles.get(cell)
+    return (
+        None if placed is None else (placed.spec.tile_id, placed.rotation, placed.stones),
+        g.levels.get(cell), len(g.tokens.get(cell, ())), g.camps.get(cell),
+        g.guards.get(cell), cell in g.frontier,
+        tuple((g.workers[p].get(cell, 0), g.leader[p] == cell) for p in range(g.players)),
+    )
+
+
+def shape_closure(ids: set[str], shapes: dict[str, str]) -> frozenset[str]:
+    """``ids`` and every shape they draw in turn."""
+    seen: set[str] = set()
+    todo = list(ids)
+    while todo:
+        key = todo.pop()
+        if key not in seen:
+            seen.add(key)
+            todo.extend(HREF.findall(shapes.get(key, "")))
+    return frozenset(seen)
+
+
+class BoardCache:
+    """A game's board in pieces (:func:`board_parts`), re-drawn space by space.
+
+    Each update compares every space's :func:`space_signature` with the last one and
+    draws only the spaces that changed (:func:`tikal.svg.board_spaces`).  The whole
+    board is drawn again only when the cells drawn change (the demo's growing plane) or
+    the set of shapes in use changes, so the pieces always equal those of a whole board
+    drawn afresh.
+    """
+
+    def __init__(self) -> None:
+        self.parts: dict[str, Any] = {}
+        self.cells: list[int] = []
+        self.signatures: dict[int, tuple[Any, ...]] = {}
+        self.refs: dict[str, frozenset[str]] = {}
+        self.shapes: dict[str, str] = {}
+        self.in_use: frozenset[str] = frozenset()
+
+    def update(self, view: View) -> dict[str, Any]:
+        g = view.state
+        cells = drawn_cells(g)
+        if not self.parts or cells != self.cells:
+            return self._whole(view, cells)
+        signatures = {cell: space_signature(g, cell) for cell in cells}
+        changed = [cell for cell in cells if signatures[cell] != self.signatures[cell]]
+        if not changed:
+            return self.parts
+        spaces, shapes = svg.board_spaces(view, changed)
+        self.shapes.update(shapes)
+        refs = dict(self.refs)
+        refs.update({name: frozenset(HREF.findall(text)) for name, text in spaces.items()})
+        if shape_closure(set().union(*refs.values()), self.shapes) != self.in_use:
+            return self._whole(view, cells)
+        self.signatures, self.refs = signatures, refs
+        label = f'aria-label="Tikal board, {len(g.tiles)} tiles"'
+        self.parts = {**self.parts, "root": ROOT_LABEL.sub(label, self.parts["root"]),
+                      "spaces": {**self.parts["spaces"], **spaces}}
+        return self.parts
+
+    def _whole(self, view: View, cells: list[int]) -> dict[str, Any]:
+        g = view.state
+        self.parts = board_parts(svg.board(view))
+        self.cells = cells
+        self.signatures = {cell: space_signature(g, cell) for cell in cells}
+        self.refs = {name: frozenset(HREF.findall(text))
+                     for name, text in self.parts["spaces"].items()}
+        self.shapes.update(self.parts["defs"])
+        self.in_use = shape_closure(set().union(*self.refs.values()), self.shapes)
+        return self.parts
+
+
 # ------------------------------------------------------------------ the log, incrementally
 
 
@@ -336,9 +422,9 @@ POSITION_SHOWN_ELSEWHERE = (
 )
 
 
-def public_part(session: Session) -> dict[str, Any]:
-    """Everything every connection is told, from the public view [HIDDEN-1]; the log and
-    the board are added by :class:`Snapshot`."""
+def public_part(session: Session, board: BoardCache) -> dict[str, Any]:
+    """Everything every connection is told, from the public view [HIDDEN-1] (the log is
+    added by :class:`Snapshot`)."""
     view = session.game.view(None)
     g = view.state
     rs = g.rules
@@ -378,7 +464,7 @@ def public_part(session: Session) -> dict[str, Any]:
         "bot_thinking": session.bot_busy,
         "seeded": session.record.seeded,
         "drawn": None,
-        "board": board_parts(svg.board(view)),
+        "board": board.update(view),
     }
     if g.drawn is not None:
         spec = rs.tile(g.drawn)
@@ -426,12 +512,14 @@ class Snapshot:
     connections), the seat parts (built once per set of seats), and the delta from the
     previous snapshot."""
 
-    def __init__(self, session: Session, log: LogLines, previous: Snapshot | None) -> None:
+    def __init__(
+        self, session: Session, log: LogLines, board: BoardCache, previous: Snapshot | None,
+    ) -> None:
         self.session = session
         self.key = (session.state, session.bot_busy)
         self.rev = next(_revisions)
         self.previous_rev = previous.rev if previous is not None else -1
-        self.public = public_part(session)
+        self.public = public_part(session, board)
         first = log.update(session, session.game, session.names)
         self.log = list(log.lines)
         self.seats: dict[tuple[int, ...], dict[str, Any]] = {}
@@ -472,26 +560,27 @@ class Snapshot:
 def build_message(session: Session, seats: tuple[int, ...] | None) -> dict[str, Any]:
     """The whole state message for ``seats`` (None or () for a spectator), built afresh
     from the session's views [HIDDEN-1]."""
-    return Snapshot(session, LogLines(), None).full(tuple(seats or ()))
+    return Snapshot(session, LogLines(), BoardCache(), None).full(tuple(seats or ()))
 
 
 class Publisher:
     """The latest snapshot of every game in memory (built under the session's lock)."""
 
     def __init__(self) -> None:
-        self._latest: dict[str, tuple[Session, LogLines, Snapshot]] = {}
+        self._latest: dict[str, tuple[Session, LogLines, BoardCache, Snapshot]] = {}
 
     def snapshot(self, session: Session) -> Snapshot:
         with session.lock:
             found = self._latest.get(session.game_id)
+            latest: Snapshot | None = None
             if found is not None and found[0] is session:
-                _, log, latest = found
+                _, log, board, latest = found
                 if latest.key == (session.state, session.bot_busy):
                     return latest
             else:
-                log, latest = LogLines(), None
-            snap = Snapshot(session, log, latest)
-            self._latest[session.game_id] = (session, log, snap)
+                log, board = LogLines(), BoardCache()
+            snap = Snapshot(session, log, board, latest)
+            self._latest[session.game_id] = (session, log, board, snap)
             return snap
 
     def forget(self, game_id: str) -> None:
