@@ -15,6 +15,7 @@ from typing import Any, ClassVar, Final, NamedTuple, Self
 
 from .errors import NotationError
 from .hexes import label, parse_label
+from .messages import Message
 
 TOKEN_LETTERS: Final = "abcdefgh"
 
@@ -309,7 +310,10 @@ def _int(word: str, what: str) -> int:
     try:
         return int(word)
     except ValueError:
-        raise NotationError("notation.not_a_number", {"word": word, "what": what}) from None
+        what_message = Message(f"notation.what.{what}")
+        raise NotationError(
+            "notation.not_a_number", {"word": word, "what": what_message}
+        ) from None
 
 
 _ARITY: Final = {
@@ -330,17 +334,12 @@ def parse_action(text: str) -> Action:
         raise NotationError(
             "notation.arity", {"verb": verb, "arity": _ARITY[verb], "got": len(args), "text": text}
         )
-    try:
-        return _build(verb, args)
-    except NotationError:
-        raise
-    except ValueError as exc:  # a space label that does not parse
-        raise NotationError("notation.not_a_space", {"error": str(exc)}) from None
+    return _build(verb, args)
 
 
 def _build(verb: str, args: list[str]) -> Action:
     if verb == "tile":
-        rotation = _int(args[1], "rotation 0-5")
+        rotation = _int(args[1], "rotation")
         return PlaceTile(parse_label(args[0]), rotation)
     if verb in ("pick", "*draw"):
         tile_id = args[0].upper()

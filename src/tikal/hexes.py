@@ -18,6 +18,8 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from .errors import NotationError
+
 BIAS: Final = 32
 DEMO_Q: Final = 100
 DEMO_R: Final = 100
@@ -77,19 +79,18 @@ def label(c: int) -> str:
 
 
 def parse_label(text: str) -> int:
-    """Inverse of :func:`label`; raises ``ValueError`` on anything else."""
+    """Inverse of :func:`label`; raises :class:`NotationError` (a ``ValueError``) on
+    anything else."""
     name = text.strip().upper()
     found = _LABEL_TO_CELL.get(name)
     if found is not None:
         return found
     match = _AXIAL_LABEL.match(name)
     if match is None:
-        raise ValueError(
-            f"{text!r} is not a space: use A1..H5 on the board or q,r on the demo plane"
-        )
+        raise NotationError("notation.not_a_space", {"word": text})
     q, r = int(match.group(1)), int(match.group(2))
     if not (-BIAS < q < BIAS and -BIAS < r < BIAS):
-        raise ValueError(f"{text!r} is too far from the demo basecamp")
+        raise NotationError("notation.too_far", {"word": text})
     return cell(q + DEMO_Q, r + DEMO_R)
 
 
