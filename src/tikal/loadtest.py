@@ -124,6 +124,13 @@ class Server:
     process: subprocess.Popen[bytes]
     url: str
 
+    def cpu_seconds(self) -> float:
+        """CPU time (user + system) the server process has used so far."""
+        with contextlib.suppress(OSError, IndexError, ValueError):
+            fields = Path(f"/proc/{self.process.pid}/stat").read_text().rsplit(")", 1)[1].split()
+            return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        return float("nan")
+
     def peak_rss_mb(self) -> float:
         """Peak resident memory of the server process (VmHWM), in MB."""
         with contextlib.suppress(OSError):
@@ -368,9 +375,12 @@ class Result:
     stats: Stats
     elapsed: float
     rss_mb: list[float]
+    cpu_seconds: float = float("nan")
 
 
-async def _run_clients(opts: Options, servers: list[Server]) -> tuple[Stats, float]:
+async def _run_clients(
+    opts: Options, servers: list[Server]
+) -> tuple[Stats, float, float]:
     stats = Stats()
     rng = random.Random(opts.seed)
     limits = httpx.Limits(max_connections=200)
@@ -387,11 +397,13 @@ async def _run_clients(opts: Options, servers: list[Server]) -> tuple[Stats, flo
             await driver.connect()
             drivers.append(driver)
         start = time.perf_counter()
+        cpu = sum(s.cpu_seconds() for s in servers)
         for driver in drivers:
             driver.deadline = start + opts.duration
         await asyncio.gather(*(d.play() for d in drivers), return_exceptions=True)
         elapsed = time.perf_counter() - start
-    return stats, elapsed
+        cpu = sum(s.cpu_seconds() for s in servers) - cpu
+    return stats, elapsed, cpu
 
 
 def run(opts: Options) -> Result:
@@ -403,11 +415,11 @@ def run(opts: Options) -> Result:
             extra.append("--no-limits")
         servers = start_servers(opts.processes, db, opts.server_path, opts.bot_delay, extra)
         try:
-            stats, elapsed = asyncio.run(_run_clients(opts, servers))
+            stats, elapsed, cpu = asyncio.run(_run_clients(opts, servers))
             rss = [s.peak_rss_mb() for s in servers]
         finally:
             stop_servers(servers)
-    return Result(opts, stats, elapsed, rss)
+    return Result(opts, stats, elapsed, rss, cpu)
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -442,5 +454,6 @@ def summary(result: Result) -> dict[str, str]:
             f"{(max(s.bot_delays) - result.options.bot_delay) * 1000:.0f}"
             if s.bot_delays else "-"),
         "RSS MB": " + ".join(f"{r:.0f}" for r in result.rss_mb),
+        "server CPU ms/move": f"{result.cpu_seconds * 1000 / s.moves:.1f}" if s.moves else "-",
         "errors": errors,
     }
