@@ -33,6 +33,32 @@ from ..state import GameState, ScoreEvent
 from ..view import View
 from .session import Session
 
+RENDER_CACHE_SIZE = 65536
+_rendered: dict[tuple[Any, ...], str] = {}
+
+
+def _frozen(message: Message) -> tuple[Any, ...]:
+    return (message.key, tuple(
+        (name, _frozen(value) if isinstance(value, Message) else value)
+        for name, value in message.params.items()
+    ))
+
+
+def cached_render(message: Message, form: str, names: Sequence[str]) -> str:
+    """:func:`tikal.messages.render`, remembered: the same offers and log lines are
+    rendered again and again (every legal action after every move), and rendering
+    formats every number through the locale."""
+    try:
+        key = (form, tuple(names), _frozen(message))
+        found = _rendered.get(key)
+    except TypeError:  # a parameter that cannot be a key: render every time
+        return render(message, form, names)
+    if found is None:
+        if len(_rendered) >= RENDER_CACHE_SIZE:
+            _rendered.clear()
+        found = _rendered[key] = render(message, form, names)
+    return found
+
 
 def seat_json(
     seat: int, name: str, kind: str | None = None, level: str | None = None
@@ -53,7 +79,7 @@ def action_entry(g: GameState, action: Action, names: Sequence[str]) -> dict[str
         **action.to_json(),
         "cost": g.cost(action),
         "cells": [label(cell) for cell in action.cells],
-        "text": render(g.describe(action), "action", names),
+        "text": cached_render(g.describe(action), "action", names),
     }
 
 
@@ -326,7 +352,8 @@ class LogLines:
                     continue
                 self.lines.append({
                     "seat": seat, "kind": "chance" if action.is_chance else "action",
-                    "notation": str(action), "text": render(g.describe(action), "log", names),
+                    "notation": str(action),
+                    "text": cached_render(g.describe(action), "log", names),
                     "step": number or None,
                 })
                 shown += 1
