@@ -4,7 +4,7 @@ Each process keeps its own in-memory sessions and WebSocket connections.  When o
 process stores a log entry, :class:`~tikal.server.storage_pg.PostgresStorage` sends
 ``NOTIFY tikal, '<game id> <seq> <origin>'`` in the same transaction.  The
 :class:`ClusterBridge` of every other process LISTENs on that channel in a thread of its
-own and calls ``changed(game_id)`` (:meth:`Manager.refresh`), which reads the new entries
+own and calls ``changed(game_id, seq)`` (:meth:`Manager.refresh`), which reads the new entries
 into the session and broadcasts through the manager's listeners, exactly as after a move
 made here.
 
@@ -39,7 +39,7 @@ class ClusterBridge:
     """Listens for entries stored by other processes; see the module docstring."""
 
     def __init__(
-        self, url: str, origin: str, changed: Callable[[str], None],
+        self, url: str, origin: str, changed: Callable[[str, int], None],
         resync: Callable[[], None], *, poll: float = 0.5,
     ) -> None:
         self.url = url
@@ -82,7 +82,7 @@ class ClusterBridge:
             for notice in conn.notifies(timeout=self.poll):
                 parsed = parse_notice(notice.payload)
                 if parsed is not None and parsed[2] != self.origin:
-                    self._guarded(self.changed, parsed[0])
+                    self._guarded(self.changed, parsed[0], parsed[1])
 
     @staticmethod
     def _guarded(call: Callable[..., None], *args: Any) -> None:

@@ -66,14 +66,16 @@ class Manager:
 
     # -- other server processes (one PostgreSQL database) --------------------
 
-    def refresh(self, game_id: str) -> None:
-        """Another process stored an entry of ``game_id``: catch up and tell the listeners.
-        A game not in memory is skipped: it is read from storage when it is next asked for."""
+    def refresh(self, game_id: str, seq: int | None = None) -> None:
+        """Another process stored entry ``seq`` of ``game_id``: catch up and tell the
+        listeners.  Skipped if this process has the entry already (whoever brought it in
+        told the listeners), and for a game not in memory (read when next asked for)."""
         with self._lock:
             session = self.sessions.get(game_id)
-        if session is not None:
-            session.refresh()
-            self._after_change(session)
+        if session is None or (seq is not None and session.state >= seq):
+            return
+        session.refresh()
+        self._after_change(session)
 
     def refresh_all(self) -> None:
         """Catch up every game in memory (notices may have been missed while the database
