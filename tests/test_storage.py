@@ -218,3 +218,12 @@ def test_a_move_refused_as_stale_brings_the_process_up_to_date(pg_url: str) -> N
     finally:
         here.close()
         there.close()
+
+
+def test_serve_shows_where_games_are_stored_without_the_password() -> None:
+    from tikal.cli.web import where_stored
+
+    assert where_stored("postgresql://tikal:s3cret@db.example:5432/games") == \
+        "postgresql://tikal@db.example:5432/games"
+    assert where_stored("postgresql://db.example/games") == "postgresql://db.example/games"
+    assert where_stored("games.sqlite3").endswith("/games.sqlite3")
