@@ -126,6 +126,8 @@ class Encoder:
         self._level_supply = self._index["level_supply:0"]
         self._tail = self._index["token_pool"]
         self._split, self._size = lay.board_size, lay.size
+        self._at = {name: {c: k * lay.cells + gi for c, gi in self.grid.items()}
+                    for k, name in enumerate(lay.planes)}
         self._static = np.zeros(lay.board_size, dtype=np.float32)
         for gi in self.grid.values():
             self._static[gi] = 1.0  # plane "space"
@@ -169,36 +171,34 @@ class Encoder:
 
     def _board_state(self, state: GameState, me: int, idx: list[int], val: list[float]) -> None:
         """Levels, face-down token counts, this turn's digs and takes, open spaces, figures."""
-        n, grid, base = self.layout.cells, self.grid, len(TILE_PLANES) * self.layout.cells
-        for plane, values, scale in ((0, state.levels, 10), (2, state.dug, 2),
-                                     (3, state.taken, 2)):
-            at = base + plane * n
-            for c, v in values.items():
-                idx.append(at + grid[c])
-                val.append(v / scale)
-        at = base + n
-        for c, tokens in state.tokens.items():
-            idx.append(at + grid[c])
-            val.append(len(tokens) / 4)
-        at = base + 4 * n
-        for c in state.frontier:
-            idx.append(at + grid[c])
-            val.append(1.0)
-        seats, players = self.layout.seats, state.players
-        figures = base + len(STATE_PLANES) * n
+        at = self._at  # plane -> space -> index in the observation
+        for plane, values, scale in (("level", state.levels, 10), ("dug", state.dug, 2),
+                                     ("taken", state.taken, 2)):
+            if values:
+                where = at[plane]
+                idx.extend([where[c] for c in values])
+                val.extend([v / scale for v in values.values()])
+        where = at["tokens"]
+        idx.extend([where[c] for c in state.tokens])
+        val.extend([len(t) / 4 for t in state.tokens.values()])
+        where = at["open"]
+        idx.extend([where[c] for c in state.frontier])
+        val.extend([1.0] * len(state.frontier))
+        players = state.players
         for p in range(players):
-            at = figures + ((p - me) % players) * n
-            for c, count in state.workers[p].items():
-                idx.append(at + grid[c])
-                val.append(count / 5)
+            k = (p - me) % players
+            where = at[f"workers:{k}"]
+            workers = state.workers[p]
+            idx.extend([where[c] for c in workers])
+            val.extend([n / 5 for n in workers.values()])
             if state.leader[p] >= 0:
-                idx.append(at + seats * n + grid[state.leader[p]])
+                idx.append(at[f"leader:{k}"][state.leader[p]])
                 val.append(1.0)
         for c, owner in state.camps.items():
-            idx.append(figures + (2 * seats + (owner - me) % players) * n + grid[c])
+            idx.append(at[f"camp:{(owner - me) % players}"][c])
             val.append(1.0)
         for c, (owner, _) in state.guards.items():
-            idx.append(figures + (3 * seats + (owner - me) % players) * n + grid[c])
+            idx.append(at[f"guard:{(owner - me) % players}"][c])
             val.append(1.0)
 
     def _globals(self, state: GameState, me: int) -> list[float]:
