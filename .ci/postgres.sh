@@ -9,7 +9,8 @@
 # runs as the `postgres` user, since PostgreSQL refuses to run as root.
 set -euo pipefail
 
-dir="${TIKAL_TEST_PG_DIR:-${TMPDIR:-/tmp}/tikal-pg}"
+dir="$(realpath -m "${TIKAL_TEST_PG_DIR:-${TMPDIR:-/tmp}/tikal-pg}")"
+cd /  # the postgres user may not be allowed into the current directory
 port="${TIKAL_TEST_PG_PORT:-54329}"
 bindir="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1)"
 if [ -z "$bindir" ]; then
