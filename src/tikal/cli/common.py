@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+from typing import Annotated
+
 import typer
 from rich.console import Console
 from rich.markup import escape
 
 from ..components import RULE_SET_NAMES, rule_set
-from ..messages import text
+from ..messages import LANGUAGES, choose_language, text
 from ..simulate import default_players
 
 RULES_HELP = f"Rule set: {', '.join(RULE_SET_NAMES)}."
@@ -44,3 +46,19 @@ def check_players(rules: str, players: int | None, language: str = "en") -> int:
         raise fail(text("cli.player_count", language, rules=rules,
                         counts=", ".join(map(str, counts)), players=n))
     return n
+
+
+#: The ``--lang`` option of every command that speaks to a player.
+LangOption = Annotated[
+    str | None,
+    typer.Option(help=f"Language: {', '.join(LANGUAGES)} (default: TIKAL_LANG, LANG)."),
+]
+
+
+def language_of(lang: str | None) -> str:
+    """The language to speak: ``--lang``, else the environment; exits on an unknown one."""
+    try:
+        return choose_language(lang)
+    except ValueError:
+        raise fail(text("cli.unknown_language", "en", given=lang,
+                        choices=", ".join(LANGUAGES))) from None

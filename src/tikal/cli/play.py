@@ -8,9 +8,9 @@ from typing import Annotated
 import typer
 
 from ..bots import BOT_NAMES
-from ..messages import LANGUAGES, choose_language, text
+from ..messages import text
 from ..terminal.play import TerminalGame
-from .common import check_players, fail
+from .common import LangOption, check_players, fail, language_of
 
 
 def register(app: typer.Typer) -> None:
@@ -32,16 +32,10 @@ def play(
     think: Annotated[
         float | None, typer.Option(help="Seconds per turn for mcts/hard opponents.")
     ] = None,
-    lang: Annotated[
-        str | None,
-        typer.Option(help=f"Language: {', '.join(LANGUAGES)} (default: TIKAL_LANG, LANG)."),
-    ] = None,
+    lang: LangOption = None,
 ) -> None:
     """Play against bots in the terminal ('help' during the game lists the commands)."""
-    try:
-        language = choose_language(lang)
-    except ValueError:
-        raise fail(text("cli.unknown_language", given=lang, choices=", ".join(LANGUAGES))) from None
+    language = language_of(lang)
     check_players(rules, players, language)
     names = [b.strip().lower() for b in bots.split(",") if b.strip()]
     unknown = [b for b in names if b not in BOT_NAMES]

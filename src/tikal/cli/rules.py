@@ -13,9 +13,9 @@ import typer
 from rich.cells import cell_len
 from rich.markup import escape
 
-from ..messages import LANGUAGES, choose_language, text
+from ..messages import text
 from ..rulebook import rule_ids, rules_starting, sections
-from .common import console, fail
+from .common import LangOption, console, fail, language_of
 
 #: How much of each rule the list shows (the whole rule is one ``tikal rules ID`` away).
 PREVIEW = 72
@@ -30,17 +30,10 @@ def rules(
     rule_id: Annotated[
         str | None, typer.Argument(help="A rule id (MOVE-2) or a group (SCORE-); none: all.")
     ] = None,
-    lang: Annotated[
-        str | None,
-        typer.Option(help=f"Language: {', '.join(LANGUAGES)} (default: TIKAL_LANG, LANG)."),
-    ] = None,
+    lang: LangOption = None,
 ) -> None:
     """Print a rule of the rulebook, a group of rules, or the list of every rule."""
-    try:
-        language = choose_language(lang)
-    except ValueError:
-        raise fail(text("cli.unknown_language", "en", given=lang,
-                        choices=", ".join(LANGUAGES))) from None
+    language = language_of(lang)
     shown = console()
     if rule_id is None:
         for found, body in sections(language).items():
