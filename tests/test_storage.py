@@ -227,3 +227,29 @@ def test_serve_shows_where_games_are_stored_without_the_password() -> None:
         "postgresql://tikal@db.example:5432/games"
     assert where_stored("postgresql://db.example/games") == "postgresql://db.example/games"
     assert where_stored("games.sqlite3").endswith("/games.sqlite3")
+
+
+def test_notices_name_game_entry_and_origin() -> None:
+    from tikal.server.cluster import parse_notice
+
+    assert parse_notice("g-1_x 12 ab12") == ("g-1_x", 12, "ab12")
+    assert parse_notice("not a notice at all") is None
+    assert parse_notice("g1 twelve ab") is None
+
+
+def test_a_notice_of_an_entry_already_held_is_skipped(pg_url: str) -> None:
+    here, there = Manager(PostgresStorage(pg_url)), Manager(PostgresStorage(pg_url))
+    try:
+        session, links = here.create("standard", [{"kind": "human"}, {"kind": "human"}], seed=3)
+        gid, seat = session.game_id, session.game.current
+        mirror = there.get(gid)
+        here.act(gid, links["seats"][seat]["token"], str(session.game.legal_actions()[0]), 0)
+        seen: list[str] = []
+        there.add_listener(seen.append)
+        there.refresh("not-in-memory", 1)  # read from storage when asked for, not now
+        there.refresh(gid, 1)
+        there.refresh(gid, 1)  # the same notice again: nothing new to tell
+        assert mirror.state == 1 and seen == [gid]
+    finally:
+        here.close()
+        there.close()
