@@ -70,7 +70,7 @@ class ClusterBridge:
                     self.connected.set()
                     self._guarded(self.resync)
                     self._listen(conn)
-            except psycopg.OperationalError as exc:
+            except Exception as exc:  # whatever broke, this thread must live on and reconnect
                 if self.connected.is_set():
                     log.warning("lost the PostgreSQL notice connection: %s", exc)
                 self.connected.clear()
