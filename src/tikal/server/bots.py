@@ -107,7 +107,7 @@ class SearchPool:
         if self.closed:
             raise RuntimeError("the bot pool is closed")
         if self._pool is None:
-            context = multiprocessing.get_context("forkserver")
+            context = multiprocessing.get_context("spawn")
             self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
         seconds = self.budget(getattr(bot, "seconds", None))
         self.waiting += 1
