@@ -118,9 +118,11 @@ class SearchPool:
             self.waiting -= 1
 
     def close(self) -> None:
+        """Stop the workers; waits for searches under way (at most one budget), since
+        workers left running would outlive the server."""
         self.closed = True
         if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool.shutdown(wait=True, cancel_futures=True)
 
 
 async def choose(pool: SearchPool, level: str, bot: Any, view: View) -> tuple[Action, Any]:
