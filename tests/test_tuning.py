@@ -7,6 +7,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
+from tikal.bots.arena import make_executor
 from tikal.bots.evaluate import DEFAULT_WEIGHTS, load_weights
 from tikal.bots.tuning import TUNED, Setup, from_vector, match, to_vector, tune
 from tikal.cli import app
@@ -53,3 +54,14 @@ def test_the_command_writes_weights_the_bots_can_load(tmp_path: Path) -> None:
     tuned = load_weights(out)  # the bots load it like data/weights.json
     assert to_vector(tuned) == [report["weights"][name] for name in TUNED]
     assert png.read_bytes()[:4] == b"\x89PNG"
+
+
+def test_a_match_gives_the_same_totals_on_every_executor() -> None:
+    """Games finish in any order on a process pool or Ray; the totals are the same."""
+    serial = match(DEMO, DEFAULT_WEIGHTS, from_vector([0.1] * len(TUNED)), deals=2, seed=5)
+    pooled = match(DEMO, DEFAULT_WEIGHTS, from_vector([0.1] * len(TUNED)), deals=2, seed=5,
+                   executor=make_executor(2))
+    assert pooled == serial
+    on_ray = match(DEMO, DEFAULT_WEIGHTS, from_vector([0.1] * len(TUNED)), deals=2, seed=5,
+                   executor=make_executor(2, "ray"))
+    assert on_ray == serial

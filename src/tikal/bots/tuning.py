@@ -16,14 +16,13 @@ from __future__ import annotations
 
 import hashlib
 from collections.abc import Callable, Sequence
-from concurrent.futures import Executor
 from dataclasses import dataclass, field
 from typing import Any
 
 from ..game import Game
 from ..loop import play_game
 from . import make_bot
-from .arena import wilson
+from .arena import Executor, SerialExecutor, wilson
 from .evaluate import DEFAULT_WEIGHTS, Weights
 
 #: The weights CMA-ES moves, with the box it searches in.
@@ -114,19 +113,27 @@ def play_deal(
     return share, float(game.scores[seat] - best_other)
 
 
+Deal = tuple[Setup, Weights, Weights, int, int]
+
+
+def _play(task: Deal) -> tuple[float, float]:
+    return play_deal(*task)
+
+
 def match(
     setup: Setup, candidate: Weights, opponent: Weights, deals: int, seed: int,
     executor: Executor | None = None,
 ) -> MatchResult:
-    """``candidate`` against ``opponent`` on ``deals`` deals, from every seat of each."""
-    tasks = [
+    """``candidate`` against ``opponent`` on ``deals`` deals, from every seat of each;
+    ``executor`` is one of the arena's (serial, process pool, Ray).  The totals do not
+    depend on the order games finish in (win shares are halves and thirds of wholes,
+    margins whole points)."""
+    tasks: list[Deal] = [
         (setup, candidate, opponent, deal_seed(seed, d), seat)
         for d in range(deals) for seat in range(setup.players)
     ]
-    if executor is None:
-        results = [play_deal(*task) for task in tasks]
-    else:
-        results = list(executor.map(play_deal, *zip(*tasks, strict=True)))
+    results = list((executor or SerialExecutor()).map_unordered(_play, tasks))
+    results.sort()
     wins = sum(share for share, _ in results)
     margin = sum(m for _, m in results) / len(results)
     return MatchResult(len(results), wins, margin, wilson(wins, len(results)))

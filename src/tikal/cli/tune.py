@@ -4,8 +4,6 @@ held-out deals; the work is done by :mod:`tikal.bots.tuning`."""
 from __future__ import annotations
 
 import json
-from concurrent.futures import Executor, ProcessPoolExecutor
-from contextlib import AbstractContextManager, nullcontext
 from pathlib import Path
 from typing import Annotated
 
@@ -13,6 +11,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
+from ..bots.arena import EXECUTORS, Executor, make_executor
 from ..bots.evaluate import DEFAULT_WEIGHTS
 from ..bots.tuning import MatchResult, Setup, TuningRun, match, save_plot, tune
 from .common import check_players, console, wide_console
@@ -36,6 +35,12 @@ def tune_weights(
     held_out: Annotated[int, typer.Option(min=0, help="Held-out deals to judge the result.")] = 20,
     seed: Annotated[int, typer.Option(help="Seed of the deals and the optimizer.")] = 0,
     jobs: Annotated[int, typer.Option(min=1, help="Processes to play games in.")] = 1,
+    executor: Annotated[
+        str, typer.Option(help=f"Where games run: {', '.join(EXECUTORS)} (process pool, Ray).")
+    ] = "process",
+    address: Annotated[
+        str | None, typer.Option(help="Ray cluster address (with --executor ray).")
+    ] = None,
     out: Annotated[Path, typer.Option(help="Where to write the tuned weights.")] = Path(
         "weights.json"
     ),
@@ -46,13 +51,12 @@ def tune_weights(
     if level not in LEVELS:
         raise typer.BadParameter(f"choose one of {', '.join(LEVELS)}", param_hint="--level")
     setup = Setup(rules, check_players(rules, players), level, iterations)
-    pool: AbstractContextManager[Executor | None] = (
-        ProcessPoolExecutor(max_workers=jobs) if jobs > 1 else nullcontext()
-    )
-    with pool as executor:
-        run = _search(setup, generations, population, deals, seed, executor)
-        test = match(setup, run.best, DEFAULT_WEIGHTS, held_out, seed + 10_000, executor) \
-            if held_out else None
+    if executor not in EXECUTORS:
+        raise typer.BadParameter(f"choose one of {', '.join(EXECUTORS)}", param_hint="--executor")
+    runner = make_executor(jobs, executor, address)
+    run = _search(setup, generations, population, deals, seed, runner)
+    test = match(setup, run.best, DEFAULT_WEIGHTS, held_out, seed + 10_000, runner) \
+        if held_out else None
     report = {
         "setup": setup.__dict__, "generations": generations, "population": population,
         "deals": deals, "seed": seed, "history": run.history, "fitness": run.best_fitness,
@@ -66,7 +70,7 @@ def tune_weights(
 
 
 def _search(setup: Setup, generations: int, population: int, deals: int, seed: int,
-            executor: Executor | None) -> TuningRun:
+            executor: Executor) -> TuningRun:
     columns = (TextColumn("tuning"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TextColumn("best fitness {task.fields[best]}"))
     with Progress(*columns, console=console(stderr=True), transient=True) as bar:
