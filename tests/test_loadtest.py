@@ -1,0 +1,40 @@
+"""``tikal loadtest`` runs end to end: its own server on 127.0.0.1, a few games, a table."""
+
+from __future__ import annotations
+
+from typer.testing import CliRunner
+
+from tikal.cli.root import build_app
+from tikal.loadtest import apply_message, apply_patch, legal_actions
+
+
+def test_loadtest_plays_games_and_prints_its_table() -> None:
+    result = CliRunner().invoke(build_app(), [
+        "loadtest", "--scenario", "saturate", "--games", "2", "--duration", "2",
+        "--http-fraction", "0.5",
+    ])
+    assert result.exit_code == 0, result.output
+    row = next(line for line in result.output.splitlines() if "saturate" in line)
+    cells = [c.strip() for c in row.strip("│ ").split("│")]
+    assert cells[1] == "2" and int(cells[2]) > 0 and cells[-1] == "0"  # games, moves/s, errors
+
+
+def test_several_processes_need_postgresql() -> None:
+    result = CliRunner().invoke(build_app(), ["loadtest", "--processes", "2"])
+    assert result.exit_code == 1 and "PostgreSQL" in result.output
+
+
+def test_deltas_apply_as_documented() -> None:
+    state = {"type": "state", "state": 3, "a": {"b": [1, 2]}, "log": [{"n": 1}, {"n": 2}]}
+    delta = {"type": "delta", "base": 3, "state": 4,
+             "set": [[["a", "b", 2], 3], [["a", "c"], "x"], [["a", "b", 0]]],
+             "log": {"from": 1, "lines": [{"n": 9}]}}
+    assert apply_message(state, delta)
+    assert state == {"type": "state", "state": 4, "a": {"b": [2, 3], "c": "x"},
+                     "log": [{"n": 1}, {"n": 9}]}
+    assert not apply_message(state, {**delta, "base": 3})  # not from the state held
+    target: dict[str, object] = {"k": [1]}
+    apply_patch(target, ["k"], delete=True)
+    assert target == {}
+    assert legal_actions({"legal": {"end": {"keys": ["action", "cost"], "rows": [["end", 0]]}}}
+                         ) == ["end"]
