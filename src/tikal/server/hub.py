@@ -45,10 +45,10 @@ class Connection:
         self.queue.put_nowait(encode(message))
 
     def put_snapshot(self, snap: Snapshot, full: bool = False) -> None:
-        """Queue ``snap`` as a delta when this connection holds the one before, else whole;
-        nothing if it holds this one or a newer one already."""
-        if snap.rev <= self.rev and not full:
-            return
+        """Queue ``snap`` as a delta when this connection holds the one before, else whole
+        (always whole if ``full``); nothing if it holds a newer one already."""
+        if snap.rev < self.rev or (snap.rev == self.rev and not full):
+            return  # it holds this snapshot or a newer one (sent while this one was built)
         if not full and self.rev == snap.previous_rev and self.rev >= 0:
             message = snap.delta(self.seats, self.had)
         else:
