@@ -221,7 +221,9 @@ class BotRunner:
             session.bots[seat] = bot
             try:
                 session.apply(seat, str(action))
-            except ServerError:
+            except ServerError as refused:
+                if refused.code == "stale":
+                    return  # another process stored this seat's move first: nothing to do
                 # A broken bot must not stall the game: fall back to any legal action.
                 session.apply(seat, str(random.choice(session.game.legal_actions())))
 
