@@ -20,6 +20,7 @@ import json
 import sqlite3
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Protocol
@@ -164,17 +165,8 @@ class SqliteStorage:
             self._db.execute("BEGIN IMMEDIATE")
             try:
                 self._db.execute(
-                    "INSERT INTO games (id, kind, rules, players, options, seed, seeded, seats, "
-                    "tokens, record, status, created, updated) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                    (
-                        game.game_id, game.kind, game.rules, game.players,
-                        json.dumps(game.options), game.seed, int(game.seeded),
-                        json.dumps([s.to_json() for s in game.seats]),
-                        json.dumps({t: list(s) for t, s in game.tokens.items()}),
-                        json.dumps(game.record) if game.record is not None else None,
-                        "playing" if game.kind == "game" else "replay",
-                        game.created, game.created,
-                    ),
+                    f"INSERT INTO games ({GAME_INSERT_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                    game_row(game),
                 )
             except BaseException:
                 self._db.execute("ROLLBACK")
@@ -188,10 +180,7 @@ class SqliteStorage:
                 self._db.execute(
                     "INSERT INTO log (game_id, seq, kind, seat, action, chance, at) "
                     "VALUES (?,?,?,?,?,?,?)",
-                    (
-                        game_id, entry.seq, entry.kind, entry.seat, entry.action,
-                        json.dumps(list(entry.chance)), entry.at,
-                    ),
+                    entry_row(game_id, entry),
                 )
                 self._db.execute("UPDATE games SET updated=? WHERE id=?", (entry.at, game_id))
             except sqlite3.IntegrityError as exc:
@@ -205,43 +194,22 @@ class SqliteStorage:
     def load(self, game_id: str) -> tuple[GameRecord, list[LogEntry]] | None:
         with self._lock:
             row = self._db.execute(
-                "SELECT id, kind, rules, players, options, seed, seats, tokens, record, created, "
-                "seeded "
-                "FROM games WHERE id=?",
-                (game_id,),
+                f"SELECT {GAME_SELECT_COLUMNS} FROM games WHERE id=?", (game_id,)
             ).fetchone()
             if row is None:
                 return None
             rows = self._db.execute(
-                "SELECT seq, kind, seat, action, chance, at FROM log WHERE game_id=? ORDER BY seq",
-                (game_id,),
+                f"SELECT {LOG_SELECT_COLUMNS} FROM log WHERE game_id=? ORDER BY seq", (game_id,)
             ).fetchall()
-        game = GameRecord(
-            game_id=row[0], kind=row[1], rules=row[2], players=row[3],
-            options=json.loads(row[4]), seed=row[5],
-            seats=tuple(SeatRecord.from_json(s) for s in json.loads(row[6])),
-            tokens={t: tuple(s) for t, s in json.loads(row[7]).items()},
-            record=json.loads(row[8]) if row[8] else None, created=row[9], seeded=bool(row[10]),
-        )
-        log = [
-            LogEntry(seq=r[0], kind=r[1], seat=r[2], action=r[3], chance=tuple(json.loads(r[4])),
-                     at=r[5])
-            for r in rows
-        ]
-        return game, log
+        return game_from_row(row), [entry_from_row(r) for r in rows]
 
     def log_since(self, game_id: str, seq: int) -> list[LogEntry]:
         with self._lock:
             rows = self._db.execute(
-                "SELECT seq, kind, seat, action, chance, at FROM log WHERE game_id=? AND seq>? "
-                "ORDER BY seq",
+                f"SELECT {LOG_SELECT_COLUMNS} FROM log WHERE game_id=? AND seq>? ORDER BY seq",
                 (game_id, seq),
             ).fetchall()
-        return [
-            LogEntry(seq=r[0], kind=r[1], seat=r[2], action=r[3], chance=tuple(json.loads(r[4])),
-                     at=r[5])
-            for r in rows
-        ]
+        return [entry_from_row(r) for r in rows]
 
     def game_ids(self, kind: str = "game") -> list[str]:
         with self._lock:
@@ -257,24 +225,77 @@ class SqliteStorage:
     def listing(self, limit: int = 50) -> list[dict[str, Any]]:
         with self._lock:
             rows = self._db.execute(
-                "SELECT id, rules, players, status, created, updated, seats, "
-                "(SELECT COUNT(*) FROM log WHERE log.game_id = games.id) "
-                "FROM games WHERE kind='game' ORDER BY updated DESC LIMIT ?",
+                f"SELECT {LISTING_COLUMNS} FROM games WHERE kind='game' "
+                "ORDER BY updated DESC LIMIT ?",
                 (limit,),
             ).fetchall()
-        return [
-            {
-                "id": r[0], "rules": r[1], "players": r[2], "status": r[3], "created": r[4],
-                "updated": r[5], "moves": r[7],
-                "seats": [
-                    {"kind": s["kind"], "name": s["name"], "level": s.get("level")}
-                    for s in json.loads(r[6])
-                ],
-            }
-            for r in rows
-        ]
+        return [listing_from_row(r) for r in rows]
 
     def close(self) -> None:
         with self._lock:
             self._db.close()
 
+
+# ------------------------------------------------------------------ rows (both databases)
+
+
+def game_row(game: GameRecord) -> tuple[Any, ...]:
+    """The ``games`` columns of a new game, in the order of :data:`GAME_INSERT_COLUMNS`."""
+    return (
+        game.game_id, game.kind, game.rules, game.players,
+        json.dumps(game.options), game.seed, game.seeded,
+        json.dumps([s.to_json() for s in game.seats]),
+        json.dumps({t: list(s) for t, s in game.tokens.items()}),
+        json.dumps(game.record) if game.record is not None else None,
+        "playing" if game.kind == "game" else "replay",
+        game.created, game.created,
+    )
+
+
+GAME_INSERT_COLUMNS = (
+    "id, kind, rules, players, options, seed, seeded, seats, tokens, record, status, created, "
+    "updated"
+)
+#: The ``games`` columns :func:`game_from_row` reads, in its order.
+GAME_SELECT_COLUMNS = (
+    "id, kind, rules, players, options, seed, seats, tokens, record, created, seeded"
+)
+#: The ``log`` columns :func:`entry_from_row` reads, in its order.
+LOG_SELECT_COLUMNS = "seq, kind, seat, action, chance, at"
+#: The ``games`` listing :func:`listing_from_row` reads (the last column counts log entries).
+LISTING_COLUMNS = (
+    "id, rules, players, status, created, updated, seats, "
+    "(SELECT COUNT(*) FROM log WHERE log.game_id = games.id)"
+)
+
+
+def game_from_row(row: Sequence[Any]) -> GameRecord:
+    return GameRecord(
+        game_id=row[0], kind=row[1], rules=row[2], players=row[3],
+        options=json.loads(row[4]), seed=row[5],
+        seats=tuple(SeatRecord.from_json(s) for s in json.loads(row[6])),
+        tokens={t: tuple(s) for t, s in json.loads(row[7]).items()},
+        record=json.loads(row[8]) if row[8] else None, created=row[9], seeded=bool(row[10]),
+    )
+
+
+def entry_from_row(row: Sequence[Any]) -> LogEntry:
+    return LogEntry(seq=row[0], kind=row[1], seat=row[2], action=row[3],
+                    chance=tuple(json.loads(row[4])), at=row[5])
+
+
+def entry_row(game_id: str, entry: LogEntry) -> tuple[Any, ...]:
+    """The ``log`` columns of an entry: game_id, seq, kind, seat, action, chance, at."""
+    return (game_id, entry.seq, entry.kind, entry.seat, entry.action,
+            json.dumps(list(entry.chance)), entry.at)
+
+
+def listing_from_row(row: Sequence[Any]) -> dict[str, Any]:
+    return {
+        "id": row[0], "rules": row[1], "players": row[2], "status": row[3], "created": row[4],
+        "updated": row[5], "moves": row[7],
+        "seats": [
+            {"kind": s["kind"], "name": s["name"], "level": s.get("level")}
+            for s in json.loads(row[6])
+        ],
+    }

@@ -19,7 +19,6 @@ same games.  Three things matter beyond what SQLite does:
 
 from __future__ import annotations
 
-import json
 import logging
 import queue
 import secrets
@@ -30,7 +29,20 @@ from typing import Any, TypeVar
 
 import psycopg
 
-from .storage import GameRecord, LogEntry, SeatRecord, StorageConflict
+from .storage import (
+    GAME_INSERT_COLUMNS,
+    GAME_SELECT_COLUMNS,
+    LISTING_COLUMNS,
+    LOG_SELECT_COLUMNS,
+    GameRecord,
+    LogEntry,
+    StorageConflict,
+    entry_from_row,
+    entry_row,
+    game_from_row,
+    game_row,
+    listing_from_row,
+)
 
 #: The NOTIFY channel of stored log entries.
 CHANNEL = "tikal"
@@ -73,11 +85,6 @@ INSERT INTO meta VALUES ('schema', '1') ON CONFLICT DO NOTHING;
 
 #: Any number; two processes creating the schema at once take turns on this lock.
 SCHEMA_LOCK = 0x71CA1
-
-
-def _entry(row: tuple[Any, ...]) -> LogEntry:
-    return LogEntry(seq=row[0], kind=row[1], seat=row[2], action=row[3],
-                    chance=tuple(json.loads(row[4])), at=row[5])
 
 
 class PostgresStorage:
@@ -146,18 +153,9 @@ class PostgresStorage:
     def create(self, game: GameRecord) -> None:
         def insert(conn: psycopg.Connection[Any]) -> None:
             conn.execute(
-                "INSERT INTO games (id, kind, rules, players, options, seed, seeded, seats, "
-                "tokens, record, status, created, updated) "
+                f"INSERT INTO games ({GAME_INSERT_COLUMNS}) "
                 "VALUES (%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s,%s)",
-                (
-                    game.game_id, game.kind, game.rules, game.players,
-                    json.dumps(game.options), game.seed, game.seeded,
-                    json.dumps([s.to_json() for s in game.seats]),
-                    json.dumps({t: list(s) for t, s in game.tokens.items()}),
-                    json.dumps(game.record) if game.record is not None else None,
-                    "playing" if game.kind == "game" else "replay",
-                    game.created, game.created,
-                ),
+                game_row(game),
             )
 
         self._run(insert)
@@ -179,8 +177,7 @@ class PostgresStorage:
             conn.execute(
                 "INSERT INTO log (game_id, seq, kind, seat, action, chance, at) "
                 "VALUES (%s,%s,%s,%s,%s,%s,%s)",
-                (game_id, entry.seq, entry.kind, entry.seat, entry.action,
-                 json.dumps(list(entry.chance)), entry.at),
+                entry_row(game_id, entry),
             )
             conn.execute("SELECT pg_notify(%s, %s)",
                          (CHANNEL, f"{game_id} {entry.seq} {self.origin}"))
@@ -193,40 +190,30 @@ class PostgresStorage:
     @staticmethod
     def _stored(conn: psycopg.Connection[Any], game_id: str, entry: LogEntry) -> bool:
         row = conn.execute(
-            "SELECT seq, kind, seat, action, chance, at FROM log WHERE game_id=%s AND seq=%s",
+            f"SELECT {LOG_SELECT_COLUMNS} FROM log WHERE game_id=%s AND seq=%s",
             (game_id, entry.seq),
         ).fetchone()
-        return row is not None and _entry(row) == entry
+        return row is not None and entry_from_row(row) == entry
 
     def load(self, game_id: str) -> tuple[GameRecord, list[LogEntry]] | None:
         def read(conn: psycopg.Connection[Any]) -> tuple[GameRecord, list[LogEntry]] | None:
             row = conn.execute(
-                "SELECT id, kind, rules, players, options, seed, seats, tokens, record, "
-                "created, seeded FROM games WHERE id=%s",
-                (game_id,),
+                f"SELECT {GAME_SELECT_COLUMNS} FROM games WHERE id=%s", (game_id,)
             ).fetchone()
             if row is None:
                 return None
-            game = GameRecord(
-                game_id=row[0], kind=row[1], rules=row[2], players=row[3],
-                options=json.loads(row[4]), seed=row[5],
-                seats=tuple(SeatRecord.from_json(s) for s in json.loads(row[6])),
-                tokens={t: tuple(s) for t, s in json.loads(row[7]).items()},
-                record=json.loads(row[8]) if row[8] else None, created=row[9],
-                seeded=bool(row[10]),
-            )
-            return game, self._log(conn, game_id, -1)
+            return game_from_row(row), self._log(conn, game_id, -1)
 
         return self._run(read)
 
     @staticmethod
     def _log(conn: psycopg.Connection[Any], game_id: str, after: int) -> list[LogEntry]:
         rows = conn.execute(
-            "SELECT seq, kind, seat, action, chance, at FROM log "
+            f"SELECT {LOG_SELECT_COLUMNS} FROM log "
             "WHERE game_id=%s AND seq>%s ORDER BY seq",
             (game_id, after),
         ).fetchall()
-        return [_entry(r) for r in rows]
+        return [entry_from_row(r) for r in rows]
 
     def log_since(self, game_id: str, seq: int) -> list[LogEntry]:
         return self._run(lambda conn: self._log(conn, game_id, seq))
@@ -244,22 +231,11 @@ class PostgresStorage:
 
     def listing(self, limit: int = 50) -> list[dict[str, Any]]:
         rows = self._run(lambda conn: conn.execute(
-            "SELECT id, rules, players, status, created, updated, seats, "
-            "(SELECT COUNT(*) FROM log WHERE log.game_id = games.id) "
-            "FROM games WHERE kind='game' ORDER BY updated DESC LIMIT %s",
+            f"SELECT {LISTING_COLUMNS} FROM games WHERE kind='game' "
+            "ORDER BY updated DESC LIMIT %s",
             (limit,),
         ).fetchall())
-        return [
-            {
-                "id": r[0], "rules": r[1], "players": r[2], "status": r[3], "created": r[4],
-                "updated": r[5], "moves": r[7],
-                "seats": [
-                    {"kind": s["kind"], "name": s["name"], "level": s.get("level")}
-                    for s in json.loads(r[6])
-                ],
-            }
-            for r in rows
-        ]
+        return [listing_from_row(r) for r in rows]
 
     def close(self) -> None:
         self._closed = True
