@@ -16,7 +16,7 @@ from tikal.loadtest import apply_message
 from tikal.server import create_app
 from tikal.server.messages import readable
 from tikal.server.session import rebuild
-from tikal.server.storage import SqliteStorage
+from tikal.server.storage import SqliteStorage, StorageUnavailable
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -440,3 +440,26 @@ def test_old_database_files_gain_new_columns(tmp_path: Path) -> None:
     storage = SqliteStorage(path)
     assert storage.game_ids() == []
     storage.close()
+
+
+def test_a_database_out_of_reach_answers_503_and_changes_nothing(client: TestClient) -> None:
+    """When storage cannot be reached, the move is refused with 503 + Retry-After (not a 500),
+    and the game stays as it was: the move can be sent again once the database is back."""
+    game = create(client, seed=5)
+    action = first(get(client, game, 0), "tile")
+    storage = client.app.state.manager.storage  # type: ignore[attr-defined]
+    append = storage.append
+
+    def unreachable(game_id: str, entry: Any) -> None:
+        raise StorageUnavailable("PostgreSQL is not reachable: connection refused")
+
+    storage.append = unreachable
+    try:
+        refused = post(client, game, 0, action, 0)
+    finally:
+        storage.append = append
+    assert refused.status_code == 503
+    assert refused.json()["code"] == "unavailable" and refused.headers["Retry-After"] == "5"
+    assert get(client, game, 0)["state"] == 0
+    assert post(client, game, 0, action, 0).status_code == 200
+    assert get(client, game, 0)["state"] == 1

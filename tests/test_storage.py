@@ -22,6 +22,7 @@ from tikal.server.storage import (
     SqliteStorage,
     Storage,
     StorageConflict,
+    StorageUnavailable,
 )
 from tikal.server.storage_pg import CHANNEL, PostgresStorage
 
@@ -253,3 +254,10 @@ def test_a_notice_of_an_entry_already_held_is_skipped(pg_url: str) -> None:
     finally:
         here.close()
         there.close()
+
+
+def test_postgres_out_of_reach_gives_up_with_storage_unavailable() -> None:
+    """No database at the address: after its retry window the storage says so in a way the
+    server answers with 503 (not an internal error)."""
+    with pytest.raises(StorageUnavailable, match="not reachable"):
+        PostgresStorage("postgresql://nobody@127.0.0.1:1/none", retry_for=0.3)

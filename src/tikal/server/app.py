@@ -30,7 +30,7 @@ from .limits import BodyLimit, Limits, LimitSettings
 from .manager import Manager
 from .replay import Replays
 from .routes_pages import page, static_dir
-from .storage import Storage
+from .storage import Storage, StorageUnavailable
 
 
 @asynccontextmanager
@@ -66,6 +66,8 @@ OUT_OF_RANGE = frozenset({"greater_than", "greater_than_equal", "less_than", "le
 HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
 
 log = logging.getLogger("tikal.server")
+#: Seconds a client should wait before sending a request again after a 503.
+UNAVAILABLE_RETRY_AFTER = 5
 
 
 def add_error_handlers(app: FastAPI) -> None:
@@ -74,6 +76,16 @@ def add_error_handlers(app: FastAPI) -> None:
     @app.exception_handler(ServerError)
     async def server_error(request: Request, exc: ServerError) -> Response:
         return JSONResponse(exc.to_json(), status_code=exc.status, headers=exc.headers())
+
+    @app.exception_handler(StorageUnavailable)
+    async def storage_unavailable(request: Request, exc: StorageUnavailable) -> Response:
+        """The database is down: nothing was stored; the client may send it again."""
+        log.error("%s %s: %s", request.method, request.url.path, exc)
+        return JSONResponse(
+            {"type": "error", "code": "unavailable",
+             "message": "the game database cannot be reached; nothing was stored, try again"},
+            status_code=503, headers={"Retry-After": str(UNAVAILABLE_RETRY_AFTER)},
+        )
 
     @app.exception_handler(Exception)
     async def internal_error(request: Request, exc: Exception) -> Response:

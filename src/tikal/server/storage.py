@@ -30,6 +30,11 @@ class StorageConflict(Exception):
     """An entry with this sequence number is already stored (a concurrent or replayed move)."""
 
 
+class StorageUnavailable(Exception):
+    """The database cannot be reached (for longer than a restart takes); nothing was stored,
+    and the request may be sent again later."""
+
+
 @dataclass(frozen=True)
 class SeatRecord:
     """One seat: a human (with an invite token) or a bot (with a level)."""

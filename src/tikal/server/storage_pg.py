@@ -37,6 +37,7 @@ from .storage import (
     GameRecord,
     LogEntry,
     StorageConflict,
+    StorageUnavailable,
     entry_from_row,
     entry_row,
     game_from_row,
@@ -135,9 +136,9 @@ class PostgresStorage:
             try:
                 with self._connection() as conn, conn.transaction():
                     return work(conn)
-            except psycopg.OperationalError:
+            except psycopg.OperationalError as exc:
                 if self._closed or time.monotonic() + pause > deadline:
-                    raise
+                    raise StorageUnavailable(f"PostgreSQL is not reachable: {exc}") from exc
                 log.warning("PostgreSQL unreachable; retrying in %.2f s", pause)
                 time.sleep(pause)
                 pause = min(pause * 2, 1.0)
