@@ -258,3 +258,27 @@ def test_deltas_after_moves_are_small_and_do_not_grow_with_the_game(
     assert max(sizes) < 8192
     early, late = sorted(sizes[:50]), sorted(sizes[-50:])
     assert late[25] < 4096 and late[25] < 2 * early[25]
+
+
+def test_a_board_patched_space_by_space_equals_one_drawn_afresh() -> None:
+    """The server re-draws only changed spaces and adds or drops <defs> shapes as they
+    come and go; after every move the pieces equal those of the whole board drawn anew."""
+    from tikal.game import Game
+    from tikal.server.messages import BoardCache
+
+    rng = random.Random(11)
+    game = Game.new("standard", 2, seed=11)
+    patched = BoardCache()
+    defs_changes = 0
+    last_defs: Any = None
+    for _ in range(120):
+        if game.is_over:
+            break
+        view = game.view(None)
+        parts = patched.update(view)
+        assert parts == BoardCache().update(view)
+        if last_defs is not None and parts["defs"] != last_defs:
+            defs_changes += 1
+        last_defs = parts["defs"]
+        game.apply(rng.choice(game.legal_actions()))
+    assert defs_changes > 0  # the case that once re-sent the whole board came up
