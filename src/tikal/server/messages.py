@@ -263,7 +263,7 @@ def shape_closure(ids: set[str], shapes: dict[str, str]) -> frozenset[str]:
 #: in every game, and most changed spaces (a figure leaving, a tile drawn again) were
 #: drawn before somewhere, so a move seldom needs ElementTree at all (drawing and
 #: serializing a space was about a third of the server's CPU per move).
-_fragments: dict[tuple[Any, ...], tuple[str, dict[str, str]]] = {}
+_fragments: dict[tuple[Any, ...], tuple[dict[str, str], dict[str, str]]] = {}
 FRAGMENT_CACHE_SIZE = 50_000
 
 
