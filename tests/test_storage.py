@@ -114,6 +114,39 @@ def test_ids_by_kind_oldest_first_and_the_listing(storage: Storage) -> None:
     assert len(storage.listing(limit=1)) == 1
 
 
+def test_sqlite_commits_moves_that_arrive_together_in_one_sync(tmp_path: Path) -> None:
+    """Group commit: 12 threads appending at once are stored exactly (every entry once,
+    in order, a duplicate refused on its own) with fewer syncs than entries."""
+    store = SqliteStorage(tmp_path / "games.sqlite3")
+    games = [f"g{i}" for i in range(12)]
+    for game_id in games:
+        store.create(record(game_id))
+    log = entries(30)
+    conflicts: list[str] = []
+    gate = threading.Barrier(len(games))
+
+    def play(game_id: str) -> None:
+        gate.wait()
+        for entry in log:
+            store.append(game_id, entry)
+        try:
+            store.append(game_id, log[-1])
+        except StorageConflict:
+            conflicts.append(game_id)
+
+    threads = [threading.Thread(target=play, args=(g,)) for g in games]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    for game_id in games:
+        loaded = store.load(game_id)
+        assert loaded is not None and loaded[1] == log
+    assert sorted(conflicts) == sorted(games)
+    assert store.commits < len(games) * len(log)
+    store.close()
+
+
 def test_a_new_storage_on_the_same_database_sees_everything(db: str, storage: Storage) -> None:
     storage.create(record("g1"))
     for entry in entries(4):

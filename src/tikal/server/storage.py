@@ -148,6 +148,16 @@ INSERT OR IGNORE INTO meta VALUES ('schema', '1');
 """
 
 
+@dataclass(eq=False)
+class _Pending:
+    """An entry waiting for the group commit, and how its commit went."""
+
+    game_id: str
+    entry: LogEntry
+    done: bool = False
+    error: BaseException | None = None
+
+
 class SqliteStorage:
     """:class:`Storage` in one SQLite file (``:memory:`` works too, for tests)."""
 
@@ -156,6 +166,10 @@ class SqliteStorage:
         if self.path != ":memory:":
             Path(self.path).parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
+        self._turn = threading.Condition()  # the group commit's queue (see append)
+        self._queue: list[_Pending] = []
+        self._writing = False
+        self.commits = 0  # group commits so far (each one sync to disk)
         self._db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
         self._db.execute("PRAGMA journal_mode=WAL")
         self._db.execute("PRAGMA synchronous=FULL")
@@ -179,22 +193,62 @@ class SqliteStorage:
             self._db.execute("COMMIT")
 
     def append(self, game_id: str, entry: LogEntry) -> None:
-        with self._lock:
-            self._db.execute("BEGIN IMMEDIATE")
+        """Group commit: entries that arrive while a commit is syncing to disk wait and are
+        then committed together, one sync for all of them (each in its own savepoint, so a
+        conflict refuses only its own entry).  With one sync per move, moves queued behind
+        each other's syncs and held the worker threads the broadcasts need."""
+        pending = _Pending(game_id, entry)
+        with self._turn:
+            self._queue.append(pending)
+            while not pending.done and self._writing:
+                self._turn.wait()
+            if pending.done:
+                batch: list[_Pending] = []
+            else:  # lead: write everything queued so far, own entry included
+                self._writing = True
+                batch, self._queue = self._queue, []
+        if batch:
             try:
-                self._db.execute(
-                    "INSERT INTO log (game_id, seq, kind, seat, action, chance, at) "
-                    "VALUES (?,?,?,?,?,?,?)",
-                    entry_row(game_id, entry),
-                )
-                self._db.execute("UPDATE games SET updated=? WHERE id=?", (entry.at, game_id))
-            except sqlite3.IntegrityError as exc:
-                self._db.execute("ROLLBACK")
-                raise StorageConflict(f"entry {entry.seq} of {game_id} already exists") from exc
-            except BaseException:
-                self._db.execute("ROLLBACK")
-                raise
-            self._db.execute("COMMIT")
+                self._write(batch)
+            finally:
+                with self._turn:
+                    self._writing = False
+                    for item in batch:
+                        item.done = True
+                    self._turn.notify_all()
+        if pending.error is not None:
+            raise pending.error
+
+    def _write(self, batch: list[_Pending]) -> None:
+        with self._lock:
+            try:
+                self._db.execute("BEGIN IMMEDIATE")
+                for item in batch:
+                    self._insert(item)
+                self._db.execute("COMMIT")
+                self.commits += 1
+            except BaseException as exc:
+                if self._db.in_transaction:
+                    self._db.execute("ROLLBACK")
+                for item in batch:
+                    item.error = item.error or exc
+                if not isinstance(exc, Exception):
+                    raise
+
+    def _insert(self, item: _Pending) -> None:
+        entry = item.entry
+        self._db.execute("SAVEPOINT entry")
+        try:
+            self._db.execute(
+                "INSERT INTO log (game_id, seq, kind, seat, action, chance, at) "
+                "VALUES (?,?,?,?,?,?,?)",
+                entry_row(item.game_id, entry),
+            )
+            self._db.execute("UPDATE games SET updated=? WHERE id=?", (entry.at, item.game_id))
+        except sqlite3.IntegrityError:
+            self._db.execute("ROLLBACK TO entry")
+            item.error = StorageConflict(f"entry {entry.seq} of {item.game_id} already exists")
+        self._db.execute("RELEASE entry")
 
     def load(self, game_id: str) -> tuple[GameRecord, list[LogEntry]] | None:
         with self._lock:
