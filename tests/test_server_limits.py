@@ -14,6 +14,8 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tikal.loadtest import apply_message, legal_actions
 from tikal.server import bots as server_bots
@@ -254,8 +256,8 @@ def test_deltas_after_moves_are_small_and_do_not_grow_with_the_game(
                 sizes.append(len(text))
             while mine["state"] != msg["state"]:
                 apply_message(mine, ws.receive_json())
-    assert len(full) > 20_000 and len(sizes) > 100
-    assert max(sizes) < 8192
+    assert len(full) > 15_000 and len(sizes) > 100
+    assert max(sizes) < 4096
     early, late = sorted(sizes[:50]), sorted(sizes[-50:])
     assert late[25] < 4096 and late[25] < 2 * early[25]
 
@@ -282,3 +284,47 @@ def test_a_board_patched_space_by_space_equals_one_drawn_afresh() -> None:
         last_defs = parts["defs"]
         game.apply(rng.choice(game.legal_actions()))
     assert defs_changes > 0  # the case that once re-sent the whole board came up
+
+
+@pytest.mark.parametrize(("rules", "players"), [("standard", 2), ("standard", 4), ("auction", 2),
+                                                ("demo", 2)])
+def test_compact_legal_tables_read_back_as_the_engines_offers(rules: str, players: int) -> None:
+    """Templates, shared columns and list columns are only a shorter spelling: expanded,
+    every offer is exactly the entry the server built (notation, cells, text)."""
+    from tikal.game import Game
+    from tikal.server.messages import compact_legal, expand_legal, legal_json
+
+    rng = random.Random(players)
+    game = Game.new(rules, players, seed=players)
+    shortened = 0
+    for _ in range(150):
+        if game.is_over:
+            break
+        legal = legal_json(game, ["Ana", "Bo", "Cy", "Di"])
+        table = compact_legal(legal)
+        assert expand_legal(table) == {
+            verb: [{"verb": verb, **entry} for entry in entries] for verb, entries in legal.items()
+        }
+        shortened += sum("templates" in t or "lists" in t for t in table.values())
+        game.apply(rng.choice(game.legal_actions()))
+    assert shortened > 0
+
+
+@given(st.lists(st.integers(0, 4), max_size=8), st.data())
+def test_list_deltas_rebuild_the_new_list(old: list[int], data: st.DataObject) -> None:
+    """Whatever happened to a list (items removed in the middle, appended, changed), the
+    delta's operations turn the old list into the new one."""
+    from tikal.loadtest import apply_patch
+    from tikal.server.messages import diff
+
+    new = data.draw(st.one_of(
+        st.lists(st.integers(0, 9), max_size=9),
+        st.integers(0, len(old)).flatmap(lambda i: st.integers(i, len(old)).map(
+            lambda j: old[:i] + old[j:])),
+    ))
+    ops: list[list[Any]] = []
+    diff({"x": {"l": old}}, {"x": {"l": new}}, [], ops)
+    target: Any = {"x": {"l": list(old)}}
+    for op in ops:
+        apply_patch(target, op[0], op[1] if len(op) > 1 else None, delete=len(op) == 1)
+    assert target == {"x": {"l": new}}

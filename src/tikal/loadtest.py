@@ -98,15 +98,10 @@ def apply_message(state: dict[str, Any], msg: dict[str, Any]) -> bool:
 
 def legal_actions(state: dict[str, Any]) -> list[str]:
     """The notations of the legal actions in a state (old and new message forms)."""
+    from .server.messages import expand_legal
+
     legal = state.get("legal") or {}
-    found: list[str] = []
-    for entries in legal.values():
-        if isinstance(entries, dict):  # the lean form: keys and rows
-            at = entries["keys"].index("action")
-            found.extend(row[at] for row in entries["rows"])
-        else:
-            found.extend(e["action"] for e in entries)
-    return found
+    return [e["action"] for entries in expand_legal(legal).values() for e in entries]
 
 
 # ------------------------------------------------------------------ servers

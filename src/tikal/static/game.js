@@ -64,13 +64,22 @@ function patch(target, op) {
   else target[last] = op[1];
 }
 
-// Legal actions arrive per verb as one key list and rows of values.
+// Legal actions arrive per verb as one key list and rows of values (docs/web.md):
+// columns equal in every row come once ("same"), list columns as the fields they are
+// made of ("lists"), and a column with templates holds an index, the row's own fields
+// written into {field}.
 function expandLegal(legal) {
   const out = {};
   for (const [verb, table] of Object.entries(legal || {})) {
+    const templates = table.templates || {};
     out[verb] = table.rows.map((row) => {
-      const e = { verb };
-      table.keys.forEach((k, i) => { if (row[i] !== null) e[k] = row[i]; });
+      const e = Object.assign({ verb }, table.same || {});
+      table.keys.forEach((k, i) => { e[k] = row[i]; });
+      for (const [k, names] of Object.entries(table.lists || {})) e[k] = names.map((f) => e[f]);
+      for (const [k, texts] of Object.entries(templates)) {
+        e[k] = texts[e[k]].replace(/\{([a-z_]+)\}/g, (m, f) => String(e[f]));
+      }
+      for (const k of Object.keys(e)) if (e[k] === null) delete e[k];
       return e;
     });
   }
