@@ -328,3 +328,19 @@ def test_list_deltas_rebuild_the_new_list(old: list[int], data: st.DataObject) -
     for op in ops:
         apply_patch(target, op[0], op[1] if len(op) > 1 else None, delete=len(op) == 1)
     assert target == {"x": {"l": new}}
+
+
+@pytest.mark.parametrize("rules", ["standard", "demo"])
+def test_the_drawn_tile_is_sent_once_with_its_turning_part_per_rotation(rules: str) -> None:
+    """``head + middles[r] + tail`` is exactly the picture of rotation ``r`` for every tile,
+    and the shared form is much shorter than six pictures."""
+    from tikal import svg
+    from tikal.components import rule_set
+    from tikal.server.messages import tile_rotations
+
+    rs = rule_set(rules)
+    for tile_id in rs.tiles_by_id:
+        sent = tile_rotations(rules, tile_id)
+        pictures = [svg.tile_group(rs.tile(tile_id), r, 50) for r in range(6)]
+        assert [sent["head"] + m + sent["tail"] for m in sent["middles"]] == pictures
+        assert len(json.dumps(sent)) < len(json.dumps(pictures)) * 0.6

@@ -573,12 +573,27 @@ def tile_picture(rules: str, tile_id: str) -> str:
     return svg.tile(tile_id, 0, 34, rules)
 
 
+def common_start(texts: list[str]) -> str:
+    """The longest text every one of ``texts`` starts with."""
+    shortest = min(texts, key=len, default="")
+    for i, char in enumerate(shortest):
+        if any(t[i] != char for t in texts):
+            return shortest[:i]
+    return shortest
+
+
 @functools.lru_cache(maxsize=512)
-def tile_rotations(rules: str, tile_id: str) -> list[str]:
-    """The drawn tile in each rotation (for the placement preview), drawn once per tile.
-    Callers must not change the list: it is shared."""
+def tile_rotations(rules: str, tile_id: str) -> dict[str, Any]:
+    """The drawn tile in each rotation (for the placement preview), drawn once per tile,
+    as the text all six pictures share around the part that turns: ``head + middles[r] +
+    tail`` is rotation ``r`` (a third of the six pictures' size).  Callers must not change
+    the result: it is shared."""
     spec = rule_set(rules).tile(tile_id)
-    return [svg.tile_group(spec, r, 50) for r in range(6)]
+    groups = [svg.tile_group(spec, r, 50) for r in range(6)]
+    head = common_start(groups)
+    tail = common_start([g[len(head):][::-1] for g in groups])[::-1]
+    return {"head": head, "tail": tail,
+            "middles": [g[len(head):len(g) - len(tail)] for g in groups]}
 
 
 def public_part(session: Session, board: BoardCache) -> dict[str, Any]:
@@ -629,7 +644,7 @@ def public_part(session: Session, board: BoardCache) -> dict[str, Any]:
         spec = rs.tile(g.drawn)
         data["drawn"] = {
             "tile": g.drawn, "kind": spec.kind, "describe": tile_text(g, g.drawn),
-            "groups": tile_rotations(rs.name, g.drawn),
+            "rotations": tile_rotations(rs.name, g.drawn),
         }
     return data
 

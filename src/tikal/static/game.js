@@ -100,7 +100,11 @@ function derive(r) {
   s.costs = r.rule_set.costs;
   s.player_info = r.player_info.map((p, i) => Object.assign({}, r.seats[i], p));
   s.legal = expandLegal(r.legal);
-  if (r.drawn) s.drawn = Object.assign({}, r.drawn, { svgs: r.drawn.groups.map(tilePicture) });
+  if (r.drawn) {
+    const t = r.drawn.rotations; // six pictures as head + middles[r] + tail (docs/web.md)
+    const groups = t.middles.map((m) => t.head + m + t.tail);
+    s.drawn = Object.assign({}, r.drawn, { groups, svgs: groups.map(tilePicture) });
+  }
   return s;
 }
 
