@@ -700,7 +700,7 @@ def _only_removed(old: list[Any], new: list[Any], path: list[Any], ops: list[lis
     return True
 
 
-PROTOCOL = 2
+PROTOCOL = 3
 _revisions = itertools.count(1)
 
 
