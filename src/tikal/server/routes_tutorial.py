@@ -97,6 +97,11 @@ def step_json(part_id: str, step: tutorial.Step, language: str) -> dict[str, Any
         "legal": [tutorial.action_entry(game, a, language) for a in game.legal_actions()],
         "tile": None,
     }
+    data["display"] = [
+        {"id": tile_id, "text": render(game.describe_tile(tile_id), language=language),
+         "picture": svg.tile(tile_id, 0, size=40, rules=step.rules)}
+        for tile_id in game.display
+    ]
     spec = game.tile_to_place()
     if spec is not None:
         data["tile"] = {

@@ -68,6 +68,8 @@ async function show(key) {
   PROGRESS.current = key;
   saveProgress(PROGRESS);
   history.replaceState(null, "", `#${key}`);
+  TUT.live = false;
+  $("feedback").hidden = true;
   const data = await TK.api(`/api/tutorial/${info.part}/${info.id}?lang=${TUT.lang}`);
   TUT.data = data;
   TUT.rotation = 0;
@@ -131,6 +133,13 @@ function markBoard() {
 function renderTile() {
   const card = $("tile-card");
   const tile = TUT.data.tile;
+  const open = TUT.data.display || [];
+  if (!tile && open.length && TUT.live) {
+    card.hidden = false;
+    card.replaceChildren(h("h2", {}, t("open_tiles")),
+      h("div", { class: "tut-tile-row" }, open.map((x) => h("div", { class: "tut-open" }, h("div", { class: "tut-tile-pic", html: x.picture }), x.text))));
+    return;
+  }
   if (!tile || !TUT.live) { card.hidden = true; return; }
   card.hidden = false;
   const pic = h("div", { class: "tut-tile-pic", html: tile.pictures[TUT.rotation] });
@@ -247,7 +256,7 @@ async function send(action) {
       h("p", {}, res.done),
       h("div", { class: "hint-text" }, t("what_happened") + ":"),
       h("ul", {}, res.played.map((line) => h("li", {}, line))),
-      res.over ? h("p", {}, h("strong", {}, t("game_over")), " ", Object.entries(res.scores).map(([w, p]) => `${w} ${p}`).join(" · ")) : null);
+      ...(res.over ? [h("p", {}, h("strong", {}, t("game_over")), " ", Object.entries(res.scores).map(([w, p]) => `${w} ${p}`).join(" · "))] : []));
     renderBoard(res.board);
     mark(TUT.key, "done");
     $("next-btn").disabled = false;
@@ -345,7 +354,8 @@ async function playBot() {
   const body = { rules: "demo", seats: [{ kind: "human", name: t("you") }, { kind: "bot", level: "easy" }], hotseat: true };
   try {
     const res = await TK.api("/api/games", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
-    const tok = res.hotseat_token;
+    const human = res.seats.find((s) => s.kind === "human");
+    const tok = res.hotseat_token || (human && human.token);
     TK.saveGame(res.id, { token: tok, rules: "demo", names: res.seats.map((s) => s.name), links: [] });
     location.href = `/play/${res.id}#t=${tok}`;
   } catch (e) {
