@@ -118,10 +118,23 @@ function walksFrom(sel) {
   return TUT.data.legal.filter((e) => (e.verb === "move" || e.verb === "path") && e.cells[0] === sel.cell && e.action.split(" ")[1] === sel.fig);
 }
 
+// Placements of the drawn tile at the current rotation (from the legal list).
+function fits() {
+  return TUT.data.legal.filter((e) => e.verb === "tile" && e.action.split(" ")[2] === String(TUT.rotation));
+}
+
 function markBoard() {
   const board = $("board");
-  board.querySelectorAll(".tut-target, .tut-picked").forEach((n) => n.classList.remove("tut-target", "tut-picked"));
-  if (!TUT.live || !TUT.sel) return;
+  board.querySelectorAll(".tut-target, .tut-picked, .tut-fit").forEach((n) => n.classList.remove("tut-target", "tut-picked", "tut-fit"));
+  if (!TUT.live) return;
+  if (TUT.data.phase === "tile") {
+    for (const e of fits()) {
+      const sp = spaceOf(e.cells[0]);
+      if (sp) sp.classList.add("tut-fit");
+    }
+    return;
+  }
+  if (!TUT.sel) return;
   const own = spaceOf(TUT.sel.cell);
   if (own) own.classList.add("tut-picked");
   for (const e of walksFrom(TUT.sel)) {
@@ -143,7 +156,7 @@ function renderTile() {
   if (!tile || !TUT.live) { card.hidden = true; return; }
   card.hidden = false;
   const pic = h("div", { class: "tut-tile-pic", html: tile.pictures[TUT.rotation] });
-  const turn = (by) => { TUT.rotation = (TUT.rotation + by + 6) % 6; renderTile(); };
+  const turn = (by) => { TUT.rotation = (TUT.rotation + by + 6) % 6; renderTile(); markBoard(); renderActions(); };
   card.replaceChildren(
     h("h2", {}, t("drawn_tile")),
     h("div", { class: "tut-tile-row" }, pic,
@@ -171,6 +184,8 @@ function renderActions() {
   const parts = [h("h2", {}, t("actions"))];
   if (d.phase === "tile") {
     parts.push(h("p", { class: "hint-text" }, t("tile_help")));
+    parts.push(h("details", { class: "tut-more" }, h("summary", {}, t("fits_now")),
+      h("div", { class: "tut-actions" }, fits().map((e) => actionButton(e, false)))));
     card.replaceChildren(...parts);
     return;
   }
@@ -192,6 +207,11 @@ function renderActions() {
   const plain = rest.filter((e) => !bids.includes(e));
   parts.push(h("div", { class: "tut-actions" }, here.map((e) => actionButton(e, true)), plain.map((e) => actionButton(e, false))));
   if (bids.length) parts.push(h("div", { class: "row tut-bids" }, bids.map((e) => actionButton(e, false))));
+  const walks = d.legal.filter((e) => e.verb === "move" || e.verb === "path");
+  if (walks.length) {
+    parts.push(h("details", { class: "tut-more" }, h("summary", {}, t("all_moves")),
+      h("div", { class: "tut-actions" }, walks.map((e) => actionButton(e, false)))));
+  }
   card.replaceChildren(...parts);
 }
 
