@@ -144,6 +144,7 @@ def test_steps_are_unique_and_parts_use_their_rule_sets() -> None:
         assert len(ids) == len(set(ids))
         assert loaded.rules == part
     assert {s.rules for _p, s in STEPS} == {"demo", "standard", "auction"}
+    assert {s.players for _p, s in STEPS} == {2}  # "You" and "Rival" (tutorial.names)
     with pytest.raises(KeyError):
         tutorial.load_part("expert")
 
@@ -165,6 +166,15 @@ def test_outline_lists_both_parts(client: TestClient) -> None:
     first = data["parts"][0]["steps"][0]
     assert first == {"id": "tile", "rule": "TILE-3",
                      "title": tutorial.step_texts("demo", "tile", "de")["title"]}
+
+
+def test_every_language_gives_the_same_steps_and_rule_ids(client: TestClient) -> None:
+    def ids(language: str) -> list[tuple[str, str, str]]:
+        data = client.get(f"/api/tutorial?lang={language}").json()
+        return [(p["id"], s["id"], s["rule"]) for p in data["parts"] for s in p["steps"]]
+
+    assert ids("en") == ids("de") == ids("ja")
+    assert len(ids("en")) == len(STEPS)
 
 
 def test_step_shows_board_rule_and_legal_actions(client: TestClient) -> None:

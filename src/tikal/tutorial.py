@@ -36,6 +36,7 @@ from . import rulebook
 from .actions import Action, parse_action
 from .errors import IllegalAction
 from .game import Game
+from .hexes import label
 from .messages import LANGUAGES, render
 from .state import ScoreEvent
 
@@ -312,15 +313,13 @@ def reason_json(refusal: IllegalAction, language: str) -> dict[str, Any]:
 
 
 def names(language: str) -> list[str]:
-    """How the two sides are called in the tutorial ("You", "Rival" ...)."""
+    """How the two seats are called in the tutorial ("You", "Rival")."""
     ui = ui_texts(language)
-    return [ui["you"], ui["rival"], ui.get("third", "3"), ui.get("fourth", "4")]
+    return [ui["you"], ui["rival"]]
 
 
 def action_entry(game: Game, action: Action, language: str) -> dict[str, Any]:
     """A legal action as the page offers it: notation, words, cost, spaces."""
-    from .hexes import label
-
     return {
         "action": str(action),
         "verb": action.verb,

@@ -15,6 +15,7 @@ from fastapi.responses import FileResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 
 from .. import rulebook, svg, tutorial
+from ..actions import token_name
 from ..errors import NotationError
 from ..game import Game
 from ..messages import LANGUAGES, language_from_accept, normalize_language, render
@@ -113,8 +114,6 @@ def step_json(part_id: str, step: tutorial.Step, language: str) -> dict[str, Any
 
 
 def _treasure_text(game: Game, player: int) -> str:
-    from ..actions import token_name
-
     counts = game.treasures[player]
     return " ".join(token_name(t).upper() * n for t, n in enumerate(counts) if n)
 
