@@ -151,6 +151,8 @@ def test_whole_tutorial_in_each_language(
         goal = str(tutorial.goal_actions(step)[0])
         do_action(page, step, goal)
         expect_success(page, part, step.id, language)
+        if key == "demo/move":  # two stones cost two of the five action points
+            assert page.inner_text("#ap-left") == "3 / 5"
         if number in (1, 5, 6, 9, 14) or number == len(steps):
             shot(page, f"{language}-{number:02d}-{step.id}-done")
         marks = page.evaluate("() => JSON.parse(localStorage.getItem('tikal.tutorial')).marks")

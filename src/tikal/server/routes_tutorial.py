@@ -147,6 +147,9 @@ def try_json(part_id: str, step: tutorial.Step, action_text: str, language: str)
         who = tutorial.names(language)
         answer["scores"] = {who[p]: after.scores[p] for p in range(after.players)}
         answer["over"] = after.is_over
+        answer["treasures"] = [_treasure_text(after, p) for p in range(after.players)]
+        if after.current == before.current and after.phase == before.phase:
+            answer["ap"] = after.ap  # what is left of the turn that went on
     return answer
 
 

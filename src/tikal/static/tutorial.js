@@ -88,8 +88,8 @@ async function show(key) {
   renderFinish();
 }
 
-function renderStep() {
-  const d = TUT.data;
+function renderStep(after) {
+  const d = Object.assign({}, TUT.data, after || {});
   const n = indexOf(TUT.key) + 1;
   const part = TUT.outline.parts.find((p) => p.id === d.part);
   const status = h("div", { class: "tut-status" },
@@ -278,6 +278,7 @@ async function send(action) {
       h("ul", {}, res.played.map((line) => h("li", {}, line))),
       ...(res.over ? [h("p", {}, h("strong", {}, t("game_over")), " ", Object.entries(res.scores).map(([w, p]) => `${w} ${p}`).join(" · "))] : []));
     renderBoard(res.board);
+    renderStep({ scores: res.scores, treasures: res.treasures, ap: res.ap === undefined ? TUT.data.ap : res.ap });
     mark(TUT.key, "done");
     $("next-btn").disabled = false;
     renderTile();
