@@ -19,7 +19,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from . import routes_api, routes_pages, routes_ws
+from . import routes_api, routes_pages, routes_tutorial, routes_ws
 from .bots import Hints
 from .databases import open_storage
 from .deps import Services
@@ -154,6 +154,7 @@ def create_app(
     app.include_router(routes_pages.router)
     app.include_router(routes_api.router)
     app.include_router(routes_ws.router)
+    app.include_router(routes_tutorial.router)
     app.mount("/static", StaticFiles(directory=static_dir()), name="static")
     return app
 

@@ -49,7 +49,8 @@ RULES_PAGE = """<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width,initial-scale=1">
 <title>Tikal rules</title><link rel="stylesheet" href="/static/app.css"></head>
 <body class="rules-page"><header class="top"><a class="brand" href="/">Tikal</a>
-<nav><a href="/">New game</a><a href="/rules">Rules</a><a href="/docs">API</a></nav></header>
+<nav><a href="/">New game</a><a href="/learn">Learn to play</a><a href="/rules">Rules</a>
+<a href="/docs">API</a></nav></header>
 <main class="rules">__BODY__</main>
 <script>
 const h = location.hash.slice(1);
