@@ -99,6 +99,7 @@ async function main() {
 
 const SVGNS = "http://www.w3.org/2000/svg";
 const VERDICTS = { blunder: "??", mistake: "?", inaccuracy: "?!" };
+const VERDICT_PLURALS = { blunder: "blunders", mistake: "mistakes", inaccuracy: "inaccuracies" };
 const G = { w: 900, h: 190, left: 40, right: 12, top: 12, bottom: 24 };
 let A = null; // the analysis once done
 let picked = null; // the decision whose better turn is shown
@@ -132,7 +133,7 @@ function drawGraph() {
   const box = document.getElementById("analysis-graph");
   const graph = svgEl("svg", { class: "analysis-graph", viewBox: `0 0 ${G.w} ${G.h}`, role: "group", "aria-labelledby": "analysis-graph-title analysis-graph-desc" },
     svgEl("title", { id: "analysis-graph-title" }, "Win chance per player over the game"),
-    svgEl("desc", { id: "analysis-graph-desc" }, `Each player's chance of winning before each of the ${A.decisions.length} decisions, estimated by the search bot from the deciding player's view (${A.budget} samples each). A point per decision on the mover's line; ?! inaccuracy, ? mistake, ?? blunder. Select a point to go to that decision and see the better turn on the board.`));
+    svgEl("desc", { id: "analysis-graph-desc" }, `Each player's chance of winning before each of the ${A.decisions.length} decisions, estimated by the search bot from the deciding player's view. A point per decision on the mover's line; ?! inaccuracy, ? mistake, ?? blunder. Select a point to go to that decision and see the better turn on the board.`));
   for (const v of [0, 0.5, 1]) {
     graph.append(svgEl("line", { class: "grid", x1: G.left, x2: G.w - G.right, y1: gy(v), y2: gy(v) }),
       svgEl("text", { class: "axis", x: G.left - 6, y: gy(v) + 4, "text-anchor": "end" }, pct(v)));
@@ -166,7 +167,7 @@ function drawGraph() {
   legend.replaceChildren(...R.seats.map((seat, p) => {
     const sum = A.summary[String(p)] || {};
     return h("span", { class: "legend-item" }, TK.chip(seat, false, 16), ` ${seat.name}: `,
-      Object.keys(VERDICTS).map((v) => `${sum[v] || 0} ${v}${sum[v] === 1 ? "" : "s"}`).join(", "),
+      Object.keys(VERDICTS).map((v) => `${sum[v] || 0} ${sum[v] === 1 ? v : VERDICT_PLURALS[v]}`).join(", "),
       `, ${pct(sum.lost || 0)} win chance given away`);
   }));
 }
@@ -226,7 +227,7 @@ function analysisDone(data) {
   A = data;
   stopPolling();
   document.getElementById("analyze").hidden = true;
-  analysisStatus(`${A.decisions.length} decisions judged from each player's view at the time (${A.budget} samples each, seed ${A.seed}).`);
+  analysisStatus(`${A.decisions.length} decisions judged from each player's view at the time (${A.budget} sample${A.budget === 1 ? "" : "s"} each, seed ${A.seed}).`);
   drawGraph();
   drawList();
   analysisShown(step);
