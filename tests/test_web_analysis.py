@@ -183,6 +183,28 @@ def test_uploaded_records_are_analysed_by_replay_id_deterministically(
     assert without_timing(a) == without_timing(b)  # same record, same seed: same analysis
 
 
+def test_a_failed_job_says_so_and_can_be_asked_again(
+    client: TestClient, record: dict[str, Any], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    storage = client.app.state.services.storage  # type: ignore[attr-defined]
+    save = storage.save_analysis
+
+    def broken(game_id: str, analysis: dict[str, Any]) -> None:
+        raise OSError("disk full")
+
+    monkeypatch.setattr(storage, "save_analysis", broken)
+    replay_id = upload(client, record)
+    assert client.post(f"/api/replays/{replay_id}/analysis").status_code == 202
+    deadline = time.monotonic() + 120
+    while (found := client.get(f"/api/replays/{replay_id}/analysis").json())["status"] != "failed":
+        assert found["status"] in ("queued", "running") and time.monotonic() < deadline
+        time.sleep(0.05)
+    assert "failed" in found["message"] and "disk" not in found["message"]  # no internals
+    monkeypatch.setattr(storage, "save_analysis", save)
+    assert client.post(f"/api/replays/{replay_id}/analysis").status_code == 202
+    assert wait_done(client, replay_id)[0]["status"] == "done"
+
+
 def test_bad_requests_get_clear_errors(client: TestClient, record: dict[str, Any]) -> None:
     r = client.post("/api/replays/nosuchgame1/analysis")
     assert r.status_code == 404 and r.json()["code"] == "unknown_game"

@@ -192,7 +192,7 @@ function drawList() {
   const list = document.getElementById("analysis-list");
   const classified = A.decisions.filter((d) => VERDICTS[d.verdict]);
   list.replaceChildren(...classified.map((d) => h("li", { class: `verdict-${d.verdict}` },
-    h("button", { class: "btn small", "data-index": d.index, onclick: () => pick(d) }, "Show"), " ", ...turnDetails(d))));
+    h("button", { class: "btn small", "data-index": d.index, onclick: () => pick(d), onkeydown: keepKey }, "Show"), " ", ...turnDetails(d))));
   if (!classified.length) list.replaceChildren(h("li", { class: "hint-text" }, "No inaccuracy, mistake or blunder found."));
 }
 
@@ -273,8 +273,12 @@ async function startAnalysis() {
   }
 }
 
+// Space and Enter on the analysis buttons press them, not the replay's play button.
+function keepKey(e) { if (e.key === " " || e.key === "Enter") e.stopPropagation(); }
+
 function initAnalysis() {
   document.getElementById("analyze").addEventListener("click", startAnalysis);
+  document.getElementById("analyze").addEventListener("keydown", keepKey);
   pollAnalysis();
 }
 
