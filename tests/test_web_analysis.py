@@ -322,6 +322,7 @@ def test_the_replay_page_analyses_a_game_and_shows_the_better_turn(
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(f"{server.url}/replay/{game_id}")
         page.wait_for_selector("#analyze:not([disabled])")
+        page.screenshot(path=str(SHOTS / "00-replay-before.png"))
         page.click("#analyze")
         page.wait_for_selector("svg.analysis-graph .point", timeout=120_000)
         graph = page.locator("svg.analysis-graph")

@@ -138,6 +138,8 @@ function drawGraph() {
     graph.append(svgEl("line", { class: "grid", x1: G.left, x2: G.w - G.right, y1: gy(v), y2: gy(v) }),
       svgEl("text", { class: "axis", x: G.left - 6, y: gy(v) + 4, "text-anchor": "end" }, pct(v)));
   }
+  graph.append(svgEl("text", { class: "axis", x: G.left, y: G.h - 6, "text-anchor": "start" }, "step 0"),
+    svgEl("text", { class: "axis", x: G.w - G.right, y: G.h - 6, "text-anchor": "end" }, `step ${A.steps}`));
   graph.append(svgEl("line", { class: "cursor", id: "analysis-cursor", x1: gx(step), x2: gx(step), y1: G.top, y2: G.h - G.bottom }));
   R.seats.forEach((seat, p) => {
     const points = A.decisions.map((d) => `${gx(d.step).toFixed(1)},${gy(d.win_chance[p]).toFixed(1)}`).join(" ");
