@@ -304,6 +304,15 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     proc.stop()
 
 
+def wait_frame(page: Any, step: int, total: int) -> None:
+    """Until the replay shows the frame after ``step`` steps (the board and the counter)."""
+    page.wait_for_function(
+        "([n, text]) => window.tikalReplay.step() === n && "
+        "document.getElementById('counter').textContent === text",
+        arg=[step, f"{step} / {total}"],
+    )
+
+
 @pytest.mark.browser
 def test_the_replay_page_analyses_a_game_and_shows_the_better_turn(
     server: ServerProcess, record: dict[str, Any]
@@ -341,8 +350,7 @@ def test_the_replay_page_analyses_a_game_and_shows_the_better_turn(
         point = graph.locator(f'.point[data-index="{d["index"]}"]')
         assert point.get_attribute("tabindex") == "0" and point.get_attribute("aria-label")
         point.click()
-        page.wait_for_function(f"() => window.tikalReplay.step() === {d['step']}")
-        assert page.locator("#counter").text_content() == f"{d['step']} / {result['steps']}"
+        wait_frame(page, d["step"], result["steps"])
         page.wait_for_selector("#board svg g.space.better")
         cells = {c for m in d["best_moves"] for c in m["cells"]}
         marked = set(page.eval_on_selector_all(
@@ -357,7 +365,7 @@ def test_the_replay_page_analyses_a_game_and_shows_the_better_turn(
         page.keyboard.press("ArrowRight")
         page.keyboard.press("Enter")
         nxt = result["decisions"][d["index"] + 1]
-        page.wait_for_function(f"() => window.tikalReplay.step() === {nxt['step']}")
+        wait_frame(page, nxt["step"], result["steps"])
         page.screenshot(path=str(SHOTS / "02-keyboard.png"))
         # reloading shows the stored analysis at once
         page.reload()
