@@ -23,10 +23,12 @@ from pg_helpers import fresh_database
 from test_analysis import blunder_record
 from tikal import Game
 from tikal.actions import parse_action
+from tikal.bots import make_bot
+from tikal.bots.analysis import decisions, game_at
 from tikal.hexes import label
 from tikal.messages import render
 from tikal.server import create_app
-from tikal.server.analysis_jobs import AnalysisJobs, AnalysisSettings
+from tikal.server.analysis_jobs import AnalysisJobs, AnalysisSettings, review_decision
 from tikal.server.databases import open_storage
 from tikal.server.limits import LimitSettings, Rate
 from tikal.server.storage import GameRecord, SeatRecord, Storage
@@ -248,6 +250,24 @@ def test_starting_analyses_is_rate_limited_per_client(
         assert r.status_code == 429 and r.json()["code"] == "rate_limited"
         assert int(r.headers["Retry-After"]) >= 1
         wait_done(client, replay_id)  # polling is not limited
+
+
+def test_what_the_page_is_sent_never_depends_on_hidden_parts() -> None:
+    """The reviews and the described moves (played and better) of the same log replayed
+    from two shuffles, which differ only in what nobody has seen, are the same."""
+    game = Game.new("standard", 2, seed=4)
+    bots = [make_bot("greedy", seed=1), make_bot("greedy", seed=2)]
+    while sum(1 for a in game.history if a.verb == "*token") < 2:
+        game.apply(bots[game.current_player].choose(game.view(game.current_player)))
+    record = {**game.record(), "scoring": None, "result": None}
+    reshuffled = {**record, "seed": 5}
+    options = {"budget": 2, "seed": 1, "candidates": 3}
+    for d in decisions(record)[-3:]:
+        real, other = game_at(record, d.start), game_at(reshuffled, d.start)
+        assert (real.stack, real.tokens) != (other.stack, other.tokens)
+        names = ["A", "B"]
+        assert review_decision(record, d, names, options) == review_decision(
+            reshuffled, d, names, options)
 
 
 def test_settings_come_from_the_environment_and_options() -> None:
