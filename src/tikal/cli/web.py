@@ -46,16 +46,25 @@ def serve(
                             "demand).")] = 1800.0,
     rate_scale: Annotated[
         float, typer.Option(help="Multiply every per-client rate limit by this.")] = 1.0,
+    analysis_budget: Annotated[
+        int | None, typer.Option(min=1, help="Determinizations per decision when analysing "
+                                 "a game (default 8, or TIKAL_ANALYSIS_BUDGET).")] = None,
+    analysis_jobs: Annotated[
+        int | None, typer.Option(min=1, help="Analyses running at once, each in one worker "
+                                 "process (default 1, or TIKAL_ANALYSIS_JOBS).")] = None,
 ) -> None:
     """Serve the web app: play in the browser (hot-seat, invite links, bots), replays."""
     import uvicorn
 
     from ..server import create_app
+    from ..server.analysis_jobs import AnalysisSettings
     from ..server.limits import scaled_settings
 
     settings = scaled_settings(limits, games_per_client, bot_only_games, idle_seconds,
                                rate_scale)
-    web = create_app(db, bot_delay=bot_delay, limit_settings=settings)
+    analysis = AnalysisSettings.from_env().with_options(budget=analysis_budget,
+                                                        jobs=analysis_jobs)
+    web = create_app(db, bot_delay=bot_delay, limit_settings=settings, analysis=analysis)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(f"Tikal web app: open http://{shown}:{port}/  (games stored in {where_stored(db)})")
     uvicorn.run(web, host=host, port=port, log_level=log_level, ws_max_size=65536)

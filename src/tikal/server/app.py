@@ -20,6 +20,7 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from . import routes_api, routes_pages, routes_tutorial, routes_ws
+from .analysis_jobs import AnalysisSettings
 from .bots import Hints
 from .databases import open_storage
 from .deps import Services
@@ -29,6 +30,7 @@ from .keeper import Keeper
 from .limits import BodyLimit, Limits, LimitSettings
 from .manager import Manager
 from .replay import Replays
+from .routes_analysis import install as install_analysis
 from .routes_pages import page, static_dir
 from .storage import Storage, StorageUnavailable
 
@@ -127,6 +129,7 @@ def add_error_handlers(app: FastAPI) -> None:
 def create_app(
     db_path: str | Path = "tikal.sqlite3", *, storage: Storage | None = None,
     bot_delay: float = 0.6, limit_settings: LimitSettings | None = None,
+    analysis: AnalysisSettings | None = None,
 ) -> FastAPI:
     """The web app; every game lives in ``db_path`` (a SQLite file or a ``postgresql://``
     URL) or in ``storage``."""
@@ -155,6 +158,7 @@ def create_app(
     app.include_router(routes_api.router)
     app.include_router(routes_ws.router)
     app.include_router(routes_tutorial.router)
+    install_analysis(app, analysis)  # analyses of finished games (routes_analysis.py)
     app.mount("/static", StaticFiles(directory=static_dir()), name="static")
     return app
 

@@ -2,7 +2,7 @@
 per-client rate limits and caps on games.  Defaults are in docs/web.md ("Limits").
 
 Rate limits are token buckets per client address and kind of request (``create``,
-``upload``, ``hint``, ``move``): a refused request gets HTTP 429 with ``Retry-After``
+``upload``, ``hint``, ``move``, ``analysis``): a refused request gets HTTP 429 with ``Retry-After``
 (over the WebSocket an error with code ``rate_limited`` and ``retry_after``).
 """
 
@@ -154,6 +154,8 @@ class LimitSettings:
     upload: Rate = Rate(20, 5)
     hint: Rate = Rate(30, 5)
     move: Rate = Rate(6000, 300)
+    #: starting a game's analysis (a background job; polling its progress is free)
+    analysis: Rate = Rate(6, 3)
     games_per_client: int = 20
     bot_only_games: int = 4
     idle_seconds: float = 1800.0
@@ -171,7 +173,8 @@ def scaled_settings(
 
     return LimitSettings(
         enabled=enabled, create=scale(base.create), upload=scale(base.upload),
-        hint=scale(base.hint), move=scale(base.move), games_per_client=games_per_client,
+        hint=scale(base.hint), move=scale(base.move), analysis=scale(base.analysis),
+        games_per_client=games_per_client,
         bot_only_games=bot_only_games, idle_seconds=idle_seconds,
     )
 

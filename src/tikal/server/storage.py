@@ -116,6 +116,15 @@ class Storage(Protocol):
 
     def close(self) -> None: ...
 
+    def save_analysis(self, game_id: str, analysis: dict[str, Any]) -> None:
+        """Store the analysis of a finished game or uploaded record (the first one stored
+        stays: an analysis is deterministic, so a second one would be the same)."""
+        ...
+
+    def load_analysis(self, game_id: str) -> dict[str, Any] | None:
+        """The stored analysis of ``game_id``, or None."""
+        ...
+
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -294,6 +303,30 @@ class SqliteStorage:
         with self._lock:
             self._db.close()
 
+    # -- analyses (see tikal.server.analysis_jobs) -----------------------------
+
+    def _analysis_table(self) -> None:
+        """Create the ``analyses`` table on first use (older files lack it)."""
+        if not getattr(self, "_has_analyses", False):
+            self._db.execute(ANALYSIS_SCHEMA)
+            self._has_analyses = True
+
+    def save_analysis(self, game_id: str, analysis: dict[str, Any]) -> None:
+        with self._lock:
+            self._analysis_table()
+            self._db.execute(
+                "INSERT OR IGNORE INTO analyses (game_id, analysis, created) VALUES (?,?,?)",
+                (game_id, json.dumps(analysis), time.time()),
+            )
+
+    def load_analysis(self, game_id: str) -> dict[str, Any] | None:
+        with self._lock:
+            self._analysis_table()
+            row = self._db.execute(
+                "SELECT analysis FROM analyses WHERE game_id=?", (game_id,)
+            ).fetchone()
+        return dict(json.loads(row[0])) if row is not None else None
+
 
 # ------------------------------------------------------------------ rows (both databases)
 
@@ -358,3 +391,13 @@ def listing_from_row(row: Sequence[Any]) -> dict[str, Any]:
             for s in json.loads(row[6])
         ],
     }
+
+
+#: Stored analyses (both databases): one per game or uploaded record, as JSON.
+ANALYSIS_SCHEMA = """
+CREATE TABLE IF NOT EXISTS analyses (
+    game_id TEXT PRIMARY KEY REFERENCES games(id),
+    analysis TEXT NOT NULL,
+    created DOUBLE PRECISION NOT NULL
+)
+"""

@@ -19,6 +19,7 @@ same games.  Three things matter beyond what SQLite does:
 
 from __future__ import annotations
 
+import json
 import logging
 import queue
 import secrets
@@ -30,6 +31,7 @@ from typing import Any, TypeVar
 import psycopg
 
 from .storage import (
+    ANALYSIS_SCHEMA,
     GAME_INSERT_COLUMNS,
     GAME_SELECT_COLUMNS,
     LISTING_COLUMNS,
@@ -247,3 +249,35 @@ class PostgresStorage:
                 return
             if conn is not None:
                 conn.close()
+
+    # -- analyses (see tikal.server.analysis_jobs) -----------------------------
+
+    def _analysis_table(self, conn: psycopg.Connection[Any]) -> None:
+        """Create the ``analyses`` table on first use (databases made before it existed);
+        processes creating it at once take turns on the schema lock."""
+        if not getattr(self, "_has_analyses", False):
+            conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
+            conn.execute(ANALYSIS_SCHEMA)
+
+    def save_analysis(self, game_id: str, analysis: dict[str, Any]) -> None:
+        def store(conn: psycopg.Connection[Any]) -> None:
+            self._analysis_table(conn)
+            conn.execute(
+                "INSERT INTO analyses (game_id, analysis, created) VALUES (%s,%s,%s) "
+                "ON CONFLICT (game_id) DO NOTHING",
+                (game_id, json.dumps(analysis), time.time()),
+            )
+
+        self._run(store)
+        self._has_analyses = True
+
+    def load_analysis(self, game_id: str) -> dict[str, Any] | None:
+        def read(conn: psycopg.Connection[Any]) -> Any:
+            self._analysis_table(conn)
+            return conn.execute(
+                "SELECT analysis FROM analyses WHERE game_id=%s", (game_id,)
+            ).fetchone()
+
+        row = self._run(read)
+        self._has_analyses = True
+        return dict(json.loads(row[0])) if row is not None else None

@@ -19,6 +19,7 @@ async function show(n) {
   const f = await frame(n);
   if (step !== n) return;
   document.getElementById("board").innerHTML = f.svg;
+  analysisShown(n);
   document.getElementById("slider").value = n;
   document.getElementById("counter").textContent = `${n} / ${R.total}`;
   const s = n > 0 ? R.steps[n - 1] : null;
@@ -88,6 +89,201 @@ async function main() {
   });
   const start = +(new URLSearchParams(location.hash.slice(1)).get("step") || (R.over ? R.total : 0));
   show(start);
+  initAnalysis();
 }
+
+// ---------------------------------------------------------------- analysis
+// The server judges every decision from the mover's view (a background job); the page
+// draws the numbers it sends: a win-chance graph per player, the classified decisions,
+// and the better turn's spaces on the board (texts and spaces come from the engine).
+
+const SVGNS = "http://www.w3.org/2000/svg";
+const VERDICTS = { blunder: "??", mistake: "?", inaccuracy: "?!" };
+const VERDICT_PLURALS = { blunder: "blunders", mistake: "mistakes", inaccuracy: "inaccuracies" };
+const G = { w: 900, h: 190, left: 40, right: 12, top: 12, bottom: 24 };
+let A = null; // the analysis once done
+let picked = null; // the decision whose better turn is shown
+let polling = null;
+
+function svgEl(tag, attrs, ...children) {
+  const node = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs || {})) if (v !== null && v !== undefined) node.setAttribute(k, v);
+  for (const c of children) node.append(c instanceof Node ? c : document.createTextNode(String(c)));
+  return node;
+}
+
+const pct = (x) => `${Math.round(x * 100)}%`;
+const gx = (step) => G.left + (A.steps ? step / A.steps : 0) * (G.w - G.left - G.right);
+const gy = (chance) => G.top + (1 - chance) * (G.h - G.top - G.bottom);
+
+function analysisStatus(text, done, total) {
+  document.getElementById("analysis-status").textContent = text;
+  const bar = document.getElementById("analysis-progress");
+  bar.hidden = total === undefined;
+  if (total !== undefined) { bar.max = Math.max(1, total); bar.value = done; }
+}
+
+function decisionLabel(d) {
+  const who = R.seats[d.player].name;
+  const verdict = VERDICTS[d.verdict] ? `${d.verdict} (${pct(d.loss)} lost)` : d.verdict;
+  return `Decision ${d.index + 1}, before step ${d.step + 1}: ${who}, ${verdict}; win chance ${pct(d.win_chance[d.player])}`;
+}
+
+function drawGraph() {
+  const box = document.getElementById("analysis-graph");
+  const graph = svgEl("svg", { class: "analysis-graph", viewBox: `0 0 ${G.w} ${G.h}`, role: "group", "aria-labelledby": "analysis-graph-title analysis-graph-desc" },
+    svgEl("title", { id: "analysis-graph-title" }, "Win chance per player over the game"),
+    svgEl("desc", { id: "analysis-graph-desc" }, `Each player's chance of winning before each of the ${A.decisions.length} decisions, estimated by the search bot from the deciding player's view. A point per decision on the mover's line; ?! inaccuracy, ? mistake, ?? blunder. Select a point to go to that decision and see the better turn on the board.`));
+  for (const v of [0, 0.5, 1]) {
+    graph.append(svgEl("line", { class: "grid", x1: G.left, x2: G.w - G.right, y1: gy(v), y2: gy(v) }),
+      svgEl("text", { class: "axis", x: G.left - 6, y: gy(v) + 4, "text-anchor": "end" }, pct(v)));
+  }
+  graph.append(svgEl("text", { class: "axis", x: G.left, y: G.h - 6, "text-anchor": "start" }, "step 0"),
+    svgEl("text", { class: "axis", x: G.w - G.right, y: G.h - 6, "text-anchor": "end" }, `step ${A.steps}`));
+  graph.append(svgEl("line", { class: "cursor", id: "analysis-cursor", x1: gx(step), x2: gx(step), y1: G.top, y2: G.h - G.bottom }));
+  R.seats.forEach((seat, p) => {
+    const points = A.decisions.map((d) => `${gx(d.step).toFixed(1)},${gy(d.win_chance[p]).toFixed(1)}`).join(" ");
+    graph.append(svgEl("polyline", { class: "chance", points, stroke: seat.colour, "data-seat": p }));
+  });
+  for (const d of A.decisions) {
+    const seat = R.seats[d.player];
+    const x = gx(d.step), y = gy(d.win_chance[d.player]);
+    const mark = VERDICTS[d.verdict];
+    const point = svgEl("g", { class: `point verdict-${d.verdict}`, tabindex: 0, role: "button", "data-index": d.index, "aria-label": decisionLabel(d) },
+      svgEl("title", {}, decisionLabel(d)),
+      svgEl("circle", { cx: x, cy: y, r: mark ? 6.5 : 4, fill: seat.colour }));
+    if (mark) point.append(svgEl("text", { class: "mark", x, y: y - 10, "text-anchor": "middle" }, mark));
+    point.addEventListener("click", () => pick(d));
+    point.addEventListener("keydown", (e) => {
+      if (e.key === "Enter" || e.key === " ") { e.preventDefault(); e.stopPropagation(); pick(d); }
+      else if (e.key === "ArrowLeft" || e.key === "ArrowRight") {
+        e.preventDefault(); e.stopPropagation();
+        const next = graph.querySelector(`.point[data-index="${d.index + (e.key === "ArrowLeft" ? -1 : 1)}"]`);
+        if (next) next.focus();
+      }
+    });
+    graph.append(point);
+  }
+  box.replaceChildren(graph);
+  const legend = document.getElementById("analysis-legend");
+  legend.replaceChildren(...R.seats.map((seat, p) => {
+    const sum = A.summary[String(p)] || {};
+    return h("span", { class: "legend-item" }, TK.chip(seat, false, 16), ` ${seat.name}: `,
+      Object.keys(VERDICTS).map((v) => `${sum[v] || 0} ${sum[v] === 1 ? v : VERDICT_PLURALS[v]}`).join(", "),
+      `, ${pct(sum.lost || 0)} win chance given away`);
+  }));
+}
+
+function moveList(moves) {
+  return h("ol", { class: "moves" }, moves.map((m) => h("li", {}, m.text, " ", h("code", {}, m.action))));
+}
+
+function turnDetails(d) {
+  const seat = R.seats[d.player];
+  const same = d.verdict === "best";
+  return [
+    h("div", { class: "turn-title" }, TK.chip(seat, false, 16), ` ${decisionLabel(d)}`),
+    h("div", { class: "turn-moves" },
+      h("div", { class: "played" }, h("strong", {}, `Played (win chance ${pct(d.played_chance)}):`), moveList(d.played_moves)),
+      same ? h("div", { class: "better" }, h("strong", {}, "The search finds nothing better."))
+        : h("div", { class: "better" }, h("strong", {}, `Better (win chance ${pct(d.best_chance)}), outlined on the board:`), moveList(d.best_moves))),
+  ];
+}
+
+function drawList() {
+  const list = document.getElementById("analysis-list");
+  const classified = A.decisions.filter((d) => VERDICTS[d.verdict]);
+  list.replaceChildren(...classified.map((d) => h("li", { class: `verdict-${d.verdict}` },
+    h("button", { class: "btn small", "data-index": d.index, onclick: () => pick(d), onkeydown: keepKey }, "Show"), " ", ...turnDetails(d))));
+  if (!classified.length) list.replaceChildren(h("li", { class: "hint-text" }, "No inaccuracy, mistake or blunder found."));
+}
+
+function pick(d) {
+  picked = d;
+  document.querySelectorAll("#analysis-graph .point").forEach((el) => el.classList.toggle("picked", +el.dataset.index === d.index));
+  document.getElementById("analysis-turn").replaceChildren(...turnDetails(d));
+  if (step === d.step) analysisShown(step);
+  else show(d.step);
+}
+
+// Called whenever a frame is drawn: the cursor on the graph, the picked decision's
+// better turn (and the turn played) on the board when the frame is its position.
+function analysisShown(n) {
+  const cursor = document.getElementById("analysis-cursor");
+  if (cursor && A) { cursor.setAttribute("x1", gx(n)); cursor.setAttribute("x2", gx(n)); }
+  if (!picked || picked.step !== n) return;
+  const board = document.querySelector("#board svg.board") || document.querySelector("#board svg");
+  if (!board) return;
+  const mark = (moves, cls) => {
+    for (const m of moves) for (const c of m.cells) {
+      const space = board.querySelector(`g.space[data-cell="${CSS.escape(c)}"]`);
+      if (space) space.classList.add(cls);
+      board.querySelectorAll(`g.fig[data-cell="${CSS.escape(c)}"][data-seat="${picked.player}"]`).forEach((f) => f.classList.add(cls));
+    }
+  };
+  mark(picked.played_moves, "played");
+  if (picked.verdict !== "best") mark(picked.best_moves, "better");
+}
+
+function analysisDone(data) {
+  A = data;
+  stopPolling();
+  document.getElementById("analyze").hidden = true;
+  analysisStatus(`${A.decisions.length} decisions judged from each player's view at the time (${A.budget} sample${A.budget === 1 ? "" : "s"} each, seed ${A.seed}).`);
+  drawGraph();
+  drawList();
+  analysisShown(step);
+}
+
+function analysisState(data) {
+  const button = document.getElementById("analyze");
+  if (data.status === "done") return analysisDone(data);
+  if (data.status === "queued") {
+    button.disabled = true;
+    analysisStatus(`Waiting: number ${data.position} in the queue.`, 0, data.total);
+  } else if (data.status === "running") {
+    button.disabled = true;
+    analysisStatus(`Analysing: ${data.done} / ${data.total} decisions.`, data.done, data.total);
+  } else if (data.status === "failed") {
+    button.disabled = false;
+    analysisStatus(data.message || "The analysis failed.");
+    return stopPolling();
+  } else {
+    button.disabled = !data.over;
+    analysisStatus(data.over ? "" : "Only a finished game can be analysed.");
+    return stopPolling();
+  }
+  if (!polling) polling = setInterval(pollAnalysis, 1000);
+}
+
+function stopPolling() { if (polling) { clearInterval(polling); polling = null; } }
+
+async function pollAnalysis() {
+  try { analysisState(await TK.api(`/api/replays/${encodeURIComponent(replayId)}/analysis`)); }
+  catch (e) { stopPolling(); analysisStatus("Cannot follow the analysis: " + e.message); }
+}
+
+async function startAnalysis() {
+  const button = document.getElementById("analyze");
+  button.disabled = true;
+  try {
+    analysisState(await TK.api(`/api/replays/${encodeURIComponent(replayId)}/analysis`, { method: "POST" }));
+  } catch (e) {
+    if (e.data && e.data.code === "analysis_running") return pollAnalysis();
+    button.disabled = false;
+    analysisStatus(e.message);
+  }
+}
+
+// Space and Enter on the analysis buttons press them, not the replay's play button.
+function keepKey(e) { if (e.key === " " || e.key === "Enter") e.stopPropagation(); }
+
+function initAnalysis() {
+  document.getElementById("analyze").addEventListener("click", startAnalysis);
+  document.getElementById("analyze").addEventListener("keydown", keepKey);
+  pollAnalysis();
+}
+
+window.tikalReplay = { show: (n) => show(n), step: () => step, analysis: () => A };
 
 main();
