@@ -315,11 +315,13 @@ def _glyph(kind: str, colour: str) -> list[ET.Element]:
 
 def _treasure_shape(letter: str) -> ET.Element:
     colour, kind = TREASURE_LOOKS[letter]
-    return _group(
+    group = _group(
         _node("rect", x=-11, y=-11, width=22, height=22, rx=6, fill=colour, stroke="#1b1b1b",
               stroke_width=1.2),
         *_glyph(kind, colour),
     )
+    group.set("data-name", treasure_name(letter))
+    return group
 
 
 def treasure_name(letter: str) -> str:
