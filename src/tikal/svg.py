@@ -428,7 +428,8 @@ def _mask_shape(size: float) -> ET.Element:
     """A face-down treasure token (its type is hidden: only the count is public)."""
     s = size / 50
     return _group(
-        _node("ellipse", rx=5.5 * s, ry=7.2 * s, fill="#6b4a12", stroke="#2b1d05", stroke_width=0.9),
+        _node("ellipse", rx=5.5 * s, ry=7.2 * s, fill="#6b4a12", stroke="#2b1d05",
+              stroke_width=0.9),
         _node("circle", cx=-2 * s, cy=-1.8 * s, r=1.3 * s, fill="#f3d27a"),
         _node("circle", cx=2 * s, cy=-1.8 * s, r=1.3 * s, fill="#f3d27a"),
         _node("rect", x=-2 * s, y=2.5 * s, width=4 * s, height=1.3 * s, fill="#f3d27a"),
@@ -582,9 +583,9 @@ FIGURE_SLOTS: Final = {
 
 def _figure_slots(n: int) -> tuple[float, list[tuple[float, float]]]:
     if n in FIGURE_SLOTS:
-        r, slots = FIGURE_SLOTS[n]
-        return r, list(slots)
-    slots = []
+        r, fixed = FIGURE_SLOTS[n]
+        return r, list(fixed)
+    slots: list[tuple[float, float]] = []
     for row_index, row in enumerate((range(min(n, 4)), range(4, n))):
         width = 17.0
         x0 = -width * (len(row) - 1) / 2
