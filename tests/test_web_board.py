@@ -387,11 +387,14 @@ def test_an_auction_round_through_the_panel(server: ServerProcess, browser: Any)
     shot(page, "auction-open")
     # a quick bid: Ann bids 0 (the first amount), Ben raises by 2, Ann passes
     first = state(page)["legal"]["bid"][0]
+    quick = page.locator("#auction-card button.quick")
+    assert quick.first.inner_text() == f"Bid {first['amount']}"
     page.click(f'#auction-card button.quick[data-action="{first["action"]}"]')
     wait_state(page, "S.auction.high_bid !== null && S.current === 1")
     high = state(page)["auction"]["high_bid"]
     page.click(f'#auction-card button.quick[data-action="bid {high + 2}"]')
     wait_state(page, f"S.auction.high_bid === {high + 2} && S.current === 0")
+    assert page.locator("#auction-card button.quick").first.inner_text().startswith("+1 (")
     history = page.locator("#auction-card .bid-history li")
     assert history.count() == 2
     assert "Ben" in history.nth(1).inner_text()
@@ -446,3 +449,21 @@ def test_refusals_are_shown_once_and_read_well(server: ServerProcess, browser: A
     shot(page, "refusal")
     assert not errors, errors
     page.close()
+
+
+@pytest.mark.parametrize("motion", ["reduce", "no-preference"])
+def test_animations_respect_reduced_motion(
+    server: ServerProcess, browser: Any, motion: str
+) -> None:
+    game = hotseat_game(server, "standard", 11)
+    ctx = browser.new_context(viewport={"width": 1280, "height": 800}, reduced_motion=motion)
+    page = ctx.new_page()
+    page.goto(game["hotseat_url"])
+    wait_state(page, "S.your_turn && S.phase === 'tile'")
+    page.locator("svg.board g.space.target").first.click()
+    wait_state(page, "S.phase === 'turn'")
+    name = page.evaluate(
+        "() => { const t = document.querySelector('svg.board g.space.fresh > g.tile');"
+        " return t && getComputedStyle(t).animationName; }")
+    assert name == ("none" if motion == "reduce" else "tk-grow")
+    ctx.close()

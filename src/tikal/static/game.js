@@ -561,7 +561,7 @@ function renderAuction() {
       input.addEventListener("keydown", (ev) => { if (ev.key === "Enter") bid.click(); });
       const quick = [];
       if (min !== null) {
-        const base = a.high_bid === null ? null : a.high_bid;
+        const base = a.high_bidder === null ? null : a.high_bid; // no bid yet: the first amounts
         for (const by of [1, 2]) {
           const amount = base === null ? min + by - 1 : base + by;
           const e = byAmount.get(amount);
