@@ -381,9 +381,9 @@ TEMPLE_DUG: Final = "#e2c66f"  # levels added by digging
 def _temple_bar(index: int, dug: bool, size: float) -> ET.Element:
     """Level ``index`` (0 = the bottom one) of a temple's stepped pyramid."""
     s = size / 50
-    width = 34 - 2.4 * index
-    return _node("rect", x=(3 - width / 2) * s, y=(-5 - 3.4 * (index + 1)) * s,
-                 width=width * s, height=3 * s, rx=0.6 * s,
+    width = 36 - 2.6 * index
+    return _node("rect", x=(3 - width / 2) * s, y=(-4 - 3.9 * (index + 1)) * s,
+                 width=width * s, height=3.6 * s, rx=0.7 * s,
                  fill=TEMPLE_DUG if dug else TEMPLE_STONE, stroke="#3f3b30", stroke_width=0.6)
 
 
