@@ -287,11 +287,10 @@ function onMessage(msg) {
     if (msg.code === "hint_busy") return; // the hint asked for earlier is on its way
     if (msg.code === "rate_limited") { notify(TEXT.slowDown(msg.message), "error"); return; }
     ui.refusal = msg; // shown once: in the turn card, announced as an alert
-    renderTurnCard();
+    keepFocus(renderTurnCard);
   } else if (msg.type === "hint") {
     ui.hint = msg;
-    renderTurnCard();
-    decorateBoard();
+    keepFocus(() => { renderTurnCard(); decorateBoard(); });
   }
 }
 
@@ -361,10 +360,28 @@ function refusalView(err) {
 
 // ------------------------------------------------------------------ render
 
-function render() {
+// A re-render replaces the cards' buttons: the focus goes back to the same button if it is
+// still there, else to the board, so that keyboard users never fall back to the page's top.
+function keepFocus(draw) {
+  const active = document.activeElement;
+  const inPage = active && active !== document.body && active.closest && active.closest("main");
+  const key = inPage && !active.closest("#board") ? { id: active.id, action: active.dataset && active.dataset.action } : null;
+  draw();
+  if (!key || (document.activeElement && document.activeElement !== document.body)) return;
+  const again = (key.id && $(key.id)) || (key.action && document.querySelector(`main [data-action="${CSS.escape(key.action)}"]`));
+  if (again && !again.disabled) { again.focus({ preventScroll: true }); return; }
+  const space = ui.focus && spaces()[ui.focus];
+  if (space) space.focus({ preventScroll: true });
+}
+
+function render() { keepFocus(draw); }
+
+function draw() {
   document.title = `Tikal ${S.rules} – ${S.over ? TEXT.titleOver : TEXT.titleToPlay(seat(S.current).name)}`;
-  if (S.drawn && S.drawn.tile !== lastDrawn) {
-    lastDrawn = S.drawn.tile;
+  // a new tile to place (for whoever places it): start turned as it first fits
+  const drawnKey = S.drawn ? `${S.drawn.tile}|${S.current}|${legal("tile").length > 0}` : null;
+  if (S.drawn && drawnKey !== lastDrawn) {
+    lastDrawn = drawnKey;
     const rots = new Set(legal("tile").map((e) => e.rotation));
     ui.rotation = rots.size && !rots.has(0) ? Math.min(...rots) : 0;
   }
