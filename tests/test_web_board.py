@@ -22,7 +22,7 @@ from web_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, ServerProcess
 
 pytestmark = pytest.mark.browser
 SHOTS = ARTIFACTS / "board"
-SIZES = [(1280, 800), (768, 1024), (390, 844)]
+SIZES = [(1280, 800), (768, 1024), (390, 844), (360, 740)]
 
 
 @pytest.fixture(scope="module")
