@@ -676,7 +676,7 @@ function renderPlayers() {
     const row = h("div", { class: "player" + (p.seat === S.current && !S.over ? " current" : ""), "data-seat": p.seat });
     row.append(TK.chip(p, false, 24));
     const tags = [];
-    if (S.you.includes(p.seat)) tags.push(h("span", { class: "tag" }, TEXT.youTag));
+    if (S.you.includes(p.seat) && !hotseat()) tags.push(h("span", { class: "tag" }, TEXT.youTag));
     if (p.kind === "bot") tags.push(h("span", { class: "tag" }, TEXT.bot(p.level)));
     if (S.over && S.winners.includes(p.seat)) tags.push(h("span", { class: "tag" }, TEXT.winner));
     if (p.seat === S.current && !S.over) tags.push(h("span", { class: "tag" }, "\u25b6 " + TEXT.toPlay));
