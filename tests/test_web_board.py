@@ -349,6 +349,7 @@ def test_standard_turns_by_keyboard_alone(
         seat = state(page)["current"]
         test = f" === '{cell}'" if entry.get("leader") else " >= 1"
         wait_state(page, f"S.position.figures[{seat}].{fig}{test}")
+        assert page.locator("svg.board g.fig.slide").count() == 1  # it slid over
     elif verb == "swap":
         before = state(page)["state"]
         press_button(page, f'#actions-card button[data-action="{entry["action"]}"]')

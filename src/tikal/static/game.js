@@ -154,7 +154,7 @@ let lastCurrent = null;
 let overShown = false;
 let announced = -1; // log lines announced to screen readers so far
 let noticeTimer = null;
-let previous = null; // what the board showed last time: {cells: Set, figs: Set}
+let previous = null; // what the board showed last time: placed cells, figures per seat and kind
 const ui = { rotation: 0, fig: null, cell: null, hint: null, refusal: null, hover: null, focus: null, zoom: 1, lean: 1 };
 
 // ------------------------------------------------------------------ connection
@@ -789,18 +789,36 @@ function setRoving(g) {
   g.setAttribute("tabindex", "0");
 }
 
-// Short animations: a tile placed since the last picture grows in, a figure arriving on a
-// space pops up (none when the reader asked for reduced motion: see app.css).
+// Short animations: a tile placed since the last picture grows in; a figure that left one
+// space for another slides over from where it was (one that came from the supply pops up).
+// None when the reader asked for reduced motion (app.css turns the CSS ones off too).
 function animateChanges(svg) {
   const cells = new Set();
-  const figs = new Set();
+  const counts = {}; // "seat fig" -> {cell: count}
   svg.querySelectorAll("g.space:not(.empty)").forEach((g) => cells.add(g.dataset.cell));
-  svg.querySelectorAll("g.fig").forEach((g) => figs.add(`${g.dataset.seat}${g.dataset.fig}@${g.dataset.cell}:${g.dataset.count}`));
+  svg.querySelectorAll("g.fig").forEach((g) => {
+    const who = `${g.dataset.seat} ${g.dataset.fig}`;
+    (counts[who] = counts[who] || {})[g.dataset.cell] = +g.dataset.count;
+  });
+  const still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
   if (previous) {
     svg.querySelectorAll("g.space:not(.empty)").forEach((g) => { if (!previous.cells.has(g.dataset.cell)) g.classList.add("fresh"); });
-    svg.querySelectorAll("g.fig").forEach((g) => { if (!previous.figs.has(`${g.dataset.seat}${g.dataset.fig}@${g.dataset.cell}:${g.dataset.count}`)) g.classList.add("arrive"); });
+    const sp = {};
+    svg.querySelectorAll("g.space").forEach((g) => (sp[g.dataset.cell] = g));
+    svg.querySelectorAll("g.fig").forEach((g) => {
+      const who = `${g.dataset.seat} ${g.dataset.fig}`;
+      const before = previous.counts[who] || {};
+      if ((before[g.dataset.cell] || 0) >= +g.dataset.count) return;
+      const now = counts[who] || {};
+      const from = Object.keys(before).find((c) => (now[c] || 0) < before[c] && sp[c]);
+      if (!from || still || !g.animate) { g.classList.add("arrive"); return; }
+      const dx = sp[from].dataset.x - sp[g.dataset.cell].dataset.x;
+      const dy = sp[from].dataset.y - sp[g.dataset.cell].dataset.y;
+      g.classList.add("slide");
+      g.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }], { duration: 380, easing: "ease-out" });
+    });
   }
-  previous = { cells, figs };
+  previous = { cells, counts };
 }
 
 function spaces() {
