@@ -83,13 +83,14 @@ PAGES = {
 
 
 @pytest.mark.parametrize("name", list(PAGES))
-@pytest.mark.parametrize("width", [1280, 390])
+@pytest.mark.parametrize("width", [1280, 390, 360])
 def test_static_pages_pass_axe(server: ServerProcess, browser: Any, name: str, width: int) -> None:
     path, ready = PAGES[name]
     page = browser.new_page(viewport={"width": width, "height": 844})
     page.goto(server.url + path)
     page.wait_for_selector(ready)
     assert serious(page) == []
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= width  # no sideways
     page.close()
 
 
