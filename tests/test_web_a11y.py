@@ -121,6 +121,9 @@ def test_spectator_and_replay_pages_pass_axe(
     page.goto(game["replay_url"])
     page.wait_for_selector("#steps .line")
     assert serious(page) == []
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert serious(page) == []
+    assert page.evaluate("() => document.documentElement.scrollWidth") <= 390
     page.close()
 
 
