@@ -709,7 +709,8 @@ function renderLog() {
     const kind = line.kind === "action" ? "" : line.kind;
     const who = kind === "chance" ? h("span", { class: "chance-mark", "aria-hidden": "true" }, "\u21b3") : TK.chip(s, false, 16);
     const text = kind === "chance" ? line.text : `${s.name} ${line.text}`;
-    box.append(h("div", { class: "line " + kind }, who, h("span", {}, text), line.notation && kind !== "chance" ? h("span", { class: "notation" }, line.notation) : null));
+    const found = kind === "chance" && /^\*token [a-h]$/.test(line.notation || "") ? treasureIcon(line.notation.slice(-1)) : null;
+    box.append(h("div", { class: "line " + kind }, who, h("span", {}, text), found, line.notation && kind !== "chance" ? h("span", { class: "notation" }, line.notation) : null));
   }
   if (atBottom || lines.length < 12) box.scrollTop = box.scrollHeight;
 }
@@ -895,7 +896,11 @@ function decorateBoard() {
 function spaceName(g, extra) {
   const title = g.querySelector(":scope > title, :scope > g.tile > title");
   const words = [title ? title.textContent : g.dataset.cell];
-  g.querySelectorAll("g.fig > title").forEach((t) => words.push(t.textContent));
+  g.querySelectorAll("g.fig").forEach((f) => {
+    const who = S.seats[+f.dataset.seat];
+    const title = f.querySelector("title");
+    words.push(`${who ? who.name + ", " : ""}${title ? title.textContent : ""}`);
+  });
   if (extra) words.push(...extra);
   return words.join("; ");
 }
