@@ -291,3 +291,63 @@ def test_svg_imports_only_the_engine_core() -> None:
             if node.level == 1:
                 local |= {node.module} if node.module else {a.name for a in node.names}
     assert local <= {"state", "view", "hexes", "components", "seats"}, local
+
+
+def test_temples_show_their_height_as_stacked_levels() -> None:
+    game = played("standard", 4, 500, seed=3)
+    root = parse(tikal.svg.board(game))
+    defined = definitions(root)
+    dug = 0
+    for cell, level in game.levels.items():
+        space = spaces(root)[label(cell)]
+        bars = [u for u in space.iter(f"{NS}use") if "tlevel" in u.attrib["href"]]
+        assert len(bars) == min(level, tikal.svg.TEMPLE_BARS)
+        printed = game.tiles[cell].spec.value
+        fills = [target(u, defined).attrib["fill"] for u in bars]
+        assert fills == [tikal.svg.TEMPLE_STONE] * min(printed, len(bars)) + [
+            tikal.svg.TEMPLE_DUG] * (len(bars) - min(printed, len(bars)))
+        values = [t.text for t in space.iter(f"{NS}text") if t.attrib.get("class") == "val"]
+        assert values == [str(level)]
+        dug += level > printed
+    assert dug, "the test needs a temple dug higher than printed"
+
+
+def test_treasure_types_differ_by_colour_and_glyph() -> None:
+    looks = tikal.svg.TREASURE_LOOKS
+    assert len(looks) == 8
+    assert len({colour for colour, _ in looks.values()}) == 8
+    assert len({glyph for _, glyph in looks.values()}) == 8
+    pictures = [tikal.svg.treasure_icon(letter, count=2) for letter in "abcdefgh"]
+    assert len(set(pictures)) == 8
+    for letter, picture in zip("abcdefgh", pictures, strict=True):
+        root = parse(picture)
+        assert root.attrib["aria-label"] == f"treasure {tikal.svg.treasure_name(letter)} \u00d72"
+        shapes = drawn_shapes(root, definitions(root))
+        assert shapes[0].attrib["fill"] == looks[letter][0]
+    # a board defines the icon of each treasure type of its rule set, for the page's panels
+    standard = definitions(parse(tikal.svg.board(Game.new("standard", 2, seed=1))))
+    demo = definitions(parse(tikal.svg.board(Game.new("demo", 2, seed=1))))
+    assert {k for k in standard if k.startswith("tk-treasure-")} == {
+        f"tk-treasure-{letter}" for letter in "abcdefgh"}
+    assert {k for k in demo if k.startswith("tk-treasure-")} == {"tk-treasure-a"}
+    assert standard["tk-treasure-c"].attrib["data-name"] == "C (star)"
+
+
+def test_figures_are_large_and_laid_out_by_how_many_share_a_space() -> None:
+    game = played("standard", 4, 500, seed=3)
+    root = parse(tikal.svg.board(game))
+    defined = definitions(root)
+    for space in spaces(root).values():
+        figs = [g for g in space.iter(f"{NS}g") if g.attrib.get("class") == "fig"]
+        if not figs:
+            continue
+        radius = tikal.svg.FIGURE_SLOTS.get(len(figs), (8.0, ()))[0]
+        assert radius >= 8.0  # the old marks had a radius of 7.4 whatever the crowd
+        if len(figs) <= 2:
+            assert radius >= 13.0  # about twice as large
+        for fig in figs:
+            use = next(fig.iter(f"{NS}use"))
+            mark = target(use, defined)
+            assert mark.attrib["id"].endswith("-" + f"{radius:g}".replace(".", "_"))
+        places = {(u.attrib.get("x"), u.attrib.get("y")) for f in figs for u in f.iter(f"{NS}use")}
+        assert len(places) == len(figs)  # no two marks on top of each other

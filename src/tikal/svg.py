@@ -64,15 +64,16 @@ STYLE: Final = """
 .tk{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif}
 .tk .lbl{font-size:8.5px;fill:#2b2a23;opacity:.8}
 .tk .empty .lbl{fill:#e9f0e4;opacity:.7}
-.tk .val{font-size:17px;font-weight:700;fill:#1d1c18}
+.tk .val{font-size:17px;font-weight:800;fill:#1d1c18}
 .tk .cnt{font-size:10px;font-weight:700}
 .tk .hex{stroke:#3f3b30;stroke-width:1.2}
 .tk .empty .hex{stroke:#7f9a83;stroke-dasharray:4 3;fill:#3d5c44}
 .tk .frontier .hex{fill:#48684f;stroke:#9fb8a2}
 .tk .hl .hex{stroke:#1a7f37;stroke-width:4}
 .tk .sel .hex{stroke:#000;stroke-width:4}
+.tk .halo{fill:none;stroke:none}
+.tk .fig.selected .halo{stroke:#ffe14d;stroke-width:4}
 """
-
 
 # ---------------------------------------------------------------- building blocks
 
@@ -250,6 +251,107 @@ def chip(seat: int, leader: bool = False, count: int | None = None, size: float 
     return _text(root)
 
 
+# ---------------------------------------------------------------- treasures
+
+#: treasure types are letters a-h; each has a colour *and* a glyph of its own, so that the
+#: types differ for colour-blind players too
+TREASURE_LOOKS: Final = {
+    "a": ("#b8860b", "sun"),
+    "b": ("#3f5fa8", "moon"),
+    "c": ("#b03a2e", "star"),
+    "d": ("#2e7d4f", "leaf"),
+    "e": ("#7b3f9e", "gem"),
+    "f": ("#5a4632", "mask"),
+    "g": ("#b4561a", "vase"),
+    "h": ("#117a80", "spiral"),
+}
+
+
+def _star_points(r: float, inner: float) -> str:
+    points = []
+    for i in range(10):
+        radius = r if i % 2 == 0 else inner
+        angle = math.radians(-90 + 36 * i)
+        points.append((radius * math.cos(angle), radius * math.sin(angle)))
+    return _points(points)
+
+
+def _glyph(kind: str, colour: str) -> list[ET.Element]:
+    """A treasure glyph in white, in a box of 24 centred on (0, 0)."""
+    white = "#ffffff"
+    if kind == "sun":
+        rays = "".join(
+            f"M{_num(5.5 * math.cos(math.radians(a)))},{_num(5.5 * math.sin(math.radians(a)))}"
+            f"L{_num(8.5 * math.cos(math.radians(a)))},{_num(8.5 * math.sin(math.radians(a)))}"
+            for a in range(0, 360, 45)
+        )
+        return [_node("circle", r=3.8, fill=white),
+                _node("path", d=rays, stroke=white, stroke_width=1.8, stroke_linecap="round")]
+    if kind == "moon":
+        return [_node("circle", r=7, fill=white), _node("circle", cx=3.4, cy=-2.4, r=5.6,
+                                                        fill=colour)]
+    if kind == "star":
+        return [_node("polygon", points=_star_points(8.5, 3.6), fill=white)]
+    if kind == "leaf":
+        return [_node("path", d="M-7,7 C-7,-2 -1,-8 7.5,-7.5 C8,1 2,7 -7,7 Z", fill=white),
+                _node("path", d="M-7,7 L3,-3", stroke=colour, stroke_width=1.3)]
+    if kind == "gem":
+        return [_node("polygon", points="-7,-2.5 -3.5,-7 3.5,-7 7,-2.5 0,8", fill=white),
+                _node("path", d="M-7,-2.5 H7 M-3.5,-7 L0,8 L3.5,-7", stroke=colour,
+                      stroke_width=1, fill="none")]
+    if kind == "mask":
+        return [_node("ellipse", rx=6.2, ry=8, fill=white),
+                _node("ellipse", cx=-2.5, cy=-2, rx=1.7, ry=1.2, fill=colour),
+                _node("ellipse", cx=2.5, cy=-2, rx=1.7, ry=1.2, fill=colour),
+                _node("rect", x=-2.6, y=3, width=5.2, height=1.6, fill=colour)]
+    if kind == "vase":
+        return [_node("path", d="M-3,-8 H3 V-5.5 C8,-3 8.5,4 4,7.5 H-4 C-8.5,4 -8,-3 -3,-5.5 Z",
+                      fill=white),
+                _node("path", d="M-5.8,0 H5.8", stroke=colour, stroke_width=1.3)]
+    return [_node("path", d="M0,0 a1.3,1.3 0 1 1 2.6,0 a2.9,2.9 0 1 1 -5.8,0 "
+                            "a4.5,4.5 0 1 1 9,0 a6.1,6.1 0 1 1 -12.2,0",
+                  stroke=white, stroke_width=1.8, fill="none", stroke_linecap="round")]
+
+
+def _treasure_shape(letter: str) -> ET.Element:
+    colour, kind = TREASURE_LOOKS[letter]
+    group = _group(
+        _node("rect", x=-11, y=-11, width=22, height=22, rx=6, fill=colour, stroke="#1b1b1b",
+              stroke_width=1.2),
+        *_glyph(kind, colour),
+    )
+    group.set("data-name", treasure_name(letter))
+    return group
+
+
+def treasure_name(letter: str) -> str:
+    """A treasure type's name for screen readers and tooltips: ``"A (sun)"``."""
+    return f"{letter.upper()} ({TREASURE_LOOKS[letter.lower()][1]})"
+
+
+def _treasure_kit(defs: _Defs, types: int) -> None:
+    for letter in list(TREASURE_LOOKS)[:types]:
+        defs.define(_id("treasure", letter), partial(_treasure_shape, letter))
+
+
+def treasure_icon(letter: str, size: float = 24, count: int | None = None) -> str:
+    """A standalone SVG of one treasure type (``"a"`` ... ``"h"``), with ``count`` beside
+    it when given: each type has its own colour and glyph."""
+    letter = letter.lower()
+    defs = _Defs()
+    name = treasure_name(letter) + (f" \u00d7{count}" if count is not None else "")
+    width = 24 + (16 if count is not None else 0)
+    root = _svg(class_="treasure-icon", width=float(size * width / 24), height=float(size),
+                viewBox=f"-12 -12 {width} 24", role="img", aria_label=f"treasure {name}")
+    root.append(defs_element := ET.Element("defs"))
+    defs.use(root, _id("treasure", letter), partial(_treasure_shape, letter))
+    if count is not None:
+        _child(root, "text", f"\u00d7{count}", x=20, y=5, text_anchor="middle", font_size=13,
+               font_weight=700, fill="#1b1b1b")
+    defs_element.extend(defs.element())
+    return _text(root)
+
+
 # ---------------------------------------------------------------- tiles
 
 
@@ -269,22 +371,46 @@ def _stone_row(count: int, size: float) -> ET.Element:
     ))
 
 
-def _temple_shape(size: float, dug: bool) -> ET.Element:
+#: temple levels drawn as stacked bars, bottom up: at most this many (higher levels only
+#: show in the value plaque)
+TEMPLE_BARS: Final = 10
+TEMPLE_STONE: Final = "#8d846f"  # printed levels
+TEMPLE_DUG: Final = "#e2c66f"  # levels added by digging
+
+
+def _temple_bar(index: int, dug: bool, size: float) -> ET.Element:
+    """Level ``index`` (0 = the bottom one) of a temple's stepped pyramid."""
     s = size / 50
-    y = -16 * s
-    steps = [
-        _node("rect", x=-13 * s - w * s / 2, y=y + (4 - 5 * i) * s, width=w * s, height=5 * s,
-              fill="#8d846f", stroke="#3f3b30", stroke_width=0.6)
-        for i, w in enumerate((16, 11, 6))
-    ]
-    plaque = (
-        _node("rect", x=-1 * s, y=y - 11 * s, width=22 * s, height=20 * s, rx=2,
-              fill="#fffdf4", stroke="#3f3b30", stroke_width=1)
-        if dug
-        else _node("circle", cx=10 * s, cy=y - 1 * s, r=10.5 * s, fill="#f4efe0",
-                   stroke="#3f3b30", stroke_width=1)
-    )
-    return _group(*steps, plaque)
+    width = 36 - 2.6 * index
+    return _node("rect", x=(3 - width / 2) * s, y=(-4 - 3.9 * (index + 1)) * s,
+                 width=width * s, height=3.6 * s, rx=0.7 * s,
+                 fill=TEMPLE_DUG if dug else TEMPLE_STONE, stroke="#3f3b30", stroke_width=0.6)
+
+
+def _plaque_shape(size: float, dug: bool) -> ET.Element:
+    """The plaque the temple's value is written on: round when printed, square when dug."""
+    s = size / 50
+    if dug:
+        return _node("rect", x=-11 * s, y=-11 * s, width=22 * s, height=22 * s, rx=3 * s,
+                     fill="#fff6cf", stroke="#1d1c18", stroke_width=1.6)
+    return _node("circle", r=11 * s, fill="#fffdf4", stroke="#1d1c18", stroke_width=1.4)
+
+
+def _temple(
+    defs: _Defs, parent: ET.Element, printed: int, level: int, size: float
+) -> None:
+    """A temple of ``level`` levels: one bar per level (printed ones in stone, dug ones in
+    gold) and its value large on a plaque."""
+    s = size / 50
+    for index in range(min(level, TEMPLE_BARS)):
+        dug = index >= printed
+        defs.use(parent, _id("tlevel", index, "dug" if dug else "new", size),
+                 partial(_temple_bar, index, dug, size))
+    dug = level > printed
+    defs.use(parent, _id("plaque", "dug" if dug else "new", size),
+             partial(_plaque_shape, size, dug), -25 * s, -16 * s)
+    _child(parent, "text", str(level), class_="val", x=-25 * s, y=-10 * s,
+           text_anchor="middle", font_size=(17 if level < 10 else 14) * s)
 
 
 def _jungle_shape(size: float) -> ET.Element:
@@ -299,25 +425,32 @@ def _jungle_shape(size: float) -> ET.Element:
 
 
 def _mask_shape(size: float) -> ET.Element:
+    """A face-down treasure token (its type is hidden: only the count is public)."""
     s = size / 50
     return _group(
-        _node("ellipse", rx=4.5 * s, ry=6 * s, fill="#6b4a12", stroke="#2b1d05", stroke_width=0.8),
-        _node("circle", cx=-1.6 * s, cy=-1.5 * s, r=1 * s, fill="#f3d27a"),
-        _node("circle", cx=1.6 * s, cy=-1.5 * s, r=1 * s, fill="#f3d27a"),
+        _node("ellipse", rx=5.5 * s, ry=7.2 * s, fill="#6b4a12", stroke="#2b1d05",
+              stroke_width=0.9),
+        _node("circle", cx=-2 * s, cy=-1.8 * s, r=1.3 * s, fill="#f3d27a"),
+        _node("circle", cx=2 * s, cy=-1.8 * s, r=1.3 * s, fill="#f3d27a"),
+        _node("rect", x=-2 * s, y=2.5 * s, width=4 * s, height=1.3 * s, fill="#f3d27a"),
     )
 
 
 def _volcano_shape(size: float) -> ET.Element:
     s = size / 50
-    cone = [(-22 * s, 10 * s), (-6 * s, -18 * s), (6 * s, -18 * s), (22 * s, 10 * s)]
+    cone = [(-30 * s, 16 * s), (-8 * s, -22 * s), (8 * s, -22 * s), (30 * s, 16 * s)]
+    lava = [(-8 * s, -22 * s), (8 * s, -22 * s), (4 * s, -10 * s), (6 * s, 2 * s),
+            (0, -6 * s), (-5 * s, 4 * s), (-3 * s, -10 * s)]
     smoke = (
-        f"M{_num(-3 * s)},{_num(-20 * s)} q{_num(-4 * s)},{_num(-8 * s)} "
-        f"{_num(2 * s)},{_num(-12 * s)}"
+        f"M{_num(-3 * s)},{_num(-25 * s)} q{_num(-5 * s)},{_num(-7 * s)} "
+        f"{_num(2 * s)},{_num(-13 * s)}"
     )
     return _group(
-        _node("polygon", points=_points(cone), fill="#8a4b2f", stroke="#2a1510", stroke_width=1),
-        _node("ellipse", cy=-18 * s, rx=6 * s, ry=2.5 * s, fill="#ff8a1f"),
-        _node("path", d=smoke, stroke="#ff8a1f", stroke_width=2 * s, fill="none"),
+        _node("polygon", points=_points(cone), fill="#8a4b2f", stroke="#1a0c08", stroke_width=1.4),
+        _node("polygon", points=_points(lava), fill="#ff6a13", stroke="#ffc23d", stroke_width=0.8),
+        _node("ellipse", cy=-22 * s, rx=8 * s, ry=3 * s, fill="#ffb21f", stroke="#1a0c08",
+              stroke_width=0.8),
+        _node("path", d=smoke, stroke="#d9d2c5", stroke_width=2.6 * s, fill="none"),
     )
 
 
@@ -341,20 +474,16 @@ def _icon(
     s = size / 50
     y = -16 * s
     if spec.kind == TEMPLE:
-        dug = level is not None and level > spec.value
-        defs.use(parent, _id("temple", "dug" if dug else "new", size),
-                 partial(_temple_shape, size, dug))
-        value = spec.value if level is None else level
-        _child(parent, "text", str(value), class_="val", x=10 * s, y=y + 5 * s,
-               text_anchor="middle", font_size=16 * s)
+        _temple(defs, parent, spec.value, spec.value if level is None else level, size)
     elif spec.kind == JUNGLE:
         defs.use(parent, _id("jungle", size), partial(_jungle_shape, size))
     elif spec.kind == TREASURE:
         n = tokens if tokens is not None else spec.masks
         for i in range(min(n, 4)):
-            defs.use(parent, _id("mask", size), partial(_mask_shape, size), (-22 + 8 * i) * s, y)
-        _child(parent, "text", f"\u00d7{n}" if n else "empty", class_="cnt", x=20 * s,
-               y=y + 4 * s, text_anchor="middle", font_size=11 * s, fill="#1d1c18")
+            defs.use(parent, _id("mask", size), partial(_mask_shape, size), (-12 + 11 * i) * s,
+                     y - 6 * s)
+        _child(parent, "text", f"\u00d7{n}" if n else "empty", class_="cnt", x=4 * s,
+               y=y + 11 * s, text_anchor="middle", font_size=12 * s, fill="#1d1c18")
     elif spec.kind == VOLCANO:
         defs.use(parent, _id("volcano", size), partial(_volcano_shape, size))
     elif spec.kind == BASECAMP:
@@ -367,7 +496,9 @@ def _tile_kit(defs: _Defs, size: float) -> None:
     defs.define(_id("hex", size), partial(_hex_shape, size))
     for count in (1, 2, 3):
         defs.define(_id("stones", count, size), partial(_stone_row, count, size))
-    defs.define(_id("temple", "new", size), partial(_temple_shape, size, False))
+    for index in range(6):  # printed temple values go up to 6
+        defs.define(_id("tlevel", index, "new", size), partial(_temple_bar, index, False, size))
+    defs.define(_id("plaque", "new", size), partial(_plaque_shape, size, False))
     defs.define(_id("jungle", size), partial(_jungle_shape, size))
     defs.define(_id("mask", size), partial(_mask_shape, size))
     defs.define(_id("volcano", size), partial(_volcano_shape, size))
@@ -440,28 +571,51 @@ def _figures(game: GameState, cell: int) -> list[tuple[int, bool, int]]:
     return found
 
 
+#: where the figure marks of a space go (in units of size / 50), and their radius, by how
+#: many marks the space holds
+FIGURE_SLOTS: Final = {
+    1: (15.0, ((0.0, 15.0),)),
+    2: (13.0, ((-14.0, 15.0), (14.0, 15.0))),
+    3: (11.0, ((-13.0, 7.0), (13.0, 7.0), (0.0, 28.0))),
+    4: (11.0, ((-13.0, 7.0), (13.0, 7.0), (-13.0, 28.0), (13.0, 28.0))),
+}
+
+
+def _figure_slots(n: int) -> tuple[float, list[tuple[float, float]]]:
+    if n in FIGURE_SLOTS:
+        r, fixed = FIGURE_SLOTS[n]
+        return r, list(fixed)
+    slots: list[tuple[float, float]] = []
+    for row_index, row in enumerate((range(min(n, 4)), range(4, n))):
+        width = 17.0
+        x0 = -width * (len(row) - 1) / 2
+        slots += [(x0 + i * width, 8.0 + 18.0 * row_index) for i in range(len(row))]
+    return 8.0, slots
+
+
 def _figure_layer(defs: _Defs, parent: ET.Element, game: GameState, cell: int, size: float) -> None:
     figures = _figures(game, cell)
+    if not figures:
+        return
     s = size / 50
-    for row_index, row in enumerate((figures[:4], figures[4:])):
-        y = (8 + 18 * row_index) * s
-        width = 19 * s
-        x0 = -width * (len(row) - 1) / 2
-        for i, (p, leader, n) in enumerate(row):
-            group = _child(parent, "g", class_="fig", data_seat=p, data_fig="L" if leader else "W",
-                           data_cell=hexes.label(cell), data_count=n)
-            who = "leader" if leader else f"workers: {n}"
-            _child(group, "title", f"{seat_look(p).name} {who}")
-            _mark(defs, group, p, leader, n, x0 + i * width, y, 7.4 * s)
+    r, slots = _figure_slots(len(figures))
+    for (p, leader, n), (x, y) in zip(figures, slots, strict=False):
+        group = _child(parent, "g", class_="fig", data_seat=p, data_fig="L" if leader else "W",
+                       data_cell=hexes.label(cell), data_count=n)
+        who = "leader" if leader else f"workers: {n}"
+        _child(group, "title", f"{seat_look(p).name} {who}")
+        _mark(defs, group, p, leader, n, x * s, y * s, r * s)
 
 
 def _camp_shape(owner: int, size: float) -> ET.Element:
     s = size / 50
     look = seat_look(owner)
-    tent = [(-9 * s, 7 * s), (0, -9 * s), (9 * s, 7 * s)]
+    tent = [(-12 * s, 9 * s), (0, -12 * s), (12 * s, 9 * s)]
+    door = [(-3.5 * s, 9 * s), (0, 1 * s), (3.5 * s, 9 * s)]
     return _group(
-        _node("polygon", points=_points(tent), fill=look.colour, stroke=OUTLINE, stroke_width=1.2),
-        _shape(look.shape, 0, 2 * s, 2.6 * s, fill="#ffffff", stroke=OUTLINE, stroke_width=0.6),
+        _node("polygon", points=_points(tent), fill=look.colour, stroke=OUTLINE, stroke_width=1.6),
+        _node("polygon", points=_points(door), fill=OUTLINE),
+        _shape(look.shape, 0, -3 * s, 3.2 * s, fill="#ffffff", stroke=OUTLINE, stroke_width=0.7),
     )
 
 
@@ -469,20 +623,22 @@ def _camp(defs: _Defs, parent: ET.Element, owner: int, size: float) -> None:
     s = size / 50
     group = _child(parent, "g", class_="camp", data_seat=owner)
     _child(group, "title", f"{seat_look(owner).name} camp")
-    defs.use(group, _id("camp", owner, size), partial(_camp_shape, owner, size), -27 * s, -12 * s)
+    defs.use(group, _id("camp", owner, size), partial(_camp_shape, owner, size), -29 * s, -10 * s)
 
 
 def _guard_shape(owner: int, leader: bool, size: float) -> ET.Element:
     s = size / 50
     look = seat_look(owner)
     shield = (
-        f"M{_num(-8 * s)},{_num(-9 * s)} h{_num(16 * s)} v{_num(8 * s)} "
-        f"q0,{_num(8 * s)} {_num(-8 * s)},{_num(11 * s)} q{_num(-8 * s)},{_num(-3 * s)} "
-        f"{_num(-8 * s)},{_num(-11 * s)} z"
+        f"M{_num(-10 * s)},{_num(-11 * s)} h{_num(20 * s)} v{_num(10 * s)} "
+        f"q0,{_num(10 * s)} {_num(-10 * s)},{_num(13 * s)} q{_num(-10 * s)},{_num(-3 * s)} "
+        f"{_num(-10 * s)},{_num(-13 * s)} z"
     )
     return _group(
-        _node("path", d=shield, fill=look.colour, stroke=OUTLINE, stroke_width=1.6),
-        _node("text", "GL" if leader else "G", y=2 * s, text_anchor="middle", font_size=8 * s,
+        _node("path", d=shield, fill=look.colour, stroke=OUTLINE, stroke_width=2),
+        _node("path", d=shield, fill="none", stroke="#ffffff", stroke_width=0.8,
+              transform="scale(0.78)"),
+        _node("text", "GL" if leader else "G", y=3 * s, text_anchor="middle", font_size=10 * s,
               font_weight=800, fill=look.ink),
     )
 
@@ -492,7 +648,7 @@ def _guard(defs: _Defs, parent: ET.Element, owner: int, leader: bool, size: floa
     group = _child(parent, "g", class_="guard", data_seat=owner)
     _child(group, "title", f"guarded by {seat_look(owner).name} {'leader' if leader else 'worker'}")
     defs.use(group, _id("guard", owner, "L" if leader else "W", size),
-             partial(_guard_shape, owner, leader, size), 27 * s, -12 * s)
+             partial(_guard_shape, owner, leader, size), 28 * s, -14 * s)
 
 
 def _tile_title(game: GameState, cell: int) -> str:
@@ -612,6 +768,7 @@ def board(
 
     defs = _Defs()
     _tile_kit(defs, size)
+    _treasure_kit(defs, game.rules.token_types)
     root = _svg(
         class_="tk board", data_rules=game.rules.name,
         viewBox=" ".join(_num(v) for v in (min_x, min_y, vw, vh)),

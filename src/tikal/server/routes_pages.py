@@ -65,6 +65,12 @@ async def index() -> FileResponse:
     return FileResponse(static_dir() / "index.html")
 
 
+@router.get("/favicon.ico")
+async def favicon() -> FileResponse:
+    """Browsers ask for /favicon.ico on every page: the SVG icon answers."""
+    return FileResponse(static_dir() / "favicon.svg", media_type="image/svg+xml")
+
+
 @router.get("/play/{game_id}")
 async def play(game_id: str) -> FileResponse:
     return FileResponse(static_dir() / "game.html")

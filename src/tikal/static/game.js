@@ -1,6 +1,144 @@
 // The game page: live position over a WebSocket, board interaction, actions.
 "use strict";
 
+// Every sentence this page writes itself (the rest comes from the server: action texts, log,
+// refusals, tile descriptions). Kept in one place for translation.
+const TEXT = {
+  connected: "connected",
+  reconnecting: "Reconnecting…",
+  notConnected: "Not connected; retrying…",
+  noSuchGame: "No such game",
+  startNew: "Start a new game",
+  badToken: "This invite link is not valid for this game: you are watching as a spectator.",
+  stale: "The game moved on; your screen is up to date now.",
+  slowDown: (m) => `Slow down: ${m}`,
+  titleOver: "game over",
+  titleToPlay: (name) => `${name} to play`,
+  watching: "Watching",
+  gameOver: "Game over",
+  toPlay: "to play",
+  phase: { tile: "placing a tile", turn: "spending action points", scoring: "scoring turn", auction: "bidding", pick: "picking a tile" },
+  youTag: "you",
+  bot: (level) => `bot: ${level}`,
+  passDevice: (name) => `Hot-seat: pass the device to ${name}.`,
+  winners: (names, many) => `Game over: ${names} ${many ? "share the win" : "wins"}`,
+  and: " and ",
+  finalScores: "Final scores",
+  replay: "Replay",
+  yourTurn: "Your turn",
+  yourTurnAs: (name) => `Your turn: ${name}`,
+  thinking: (name) => `${name} (bot) is thinking…`,
+  waiting: (name) => `Waiting for ${name}`,
+  endTurn: "End turn",
+  endScore: "End turn & score",
+  undo: "Undo",
+  undoTitle: "take back the last action of this turn (never across a reveal) [U]",
+  hint: "Hint",
+  hintTitle: "ask the strongest bot for a suggestion [H]",
+  hintThinking: "Thinking…",
+  playIt: "Play it",
+  suggestion: "Suggestion:",
+  notAllowed: "Not allowed:",
+  refused: "refused",
+  rule: (id) => `Rule ${id}`,
+  dismiss: "dismiss",
+  helpTile: "Place the drawn tile: turn it (R), then choose a highlighted space (solid = fits as turned, dashed = fits turned another way).",
+  helpTileOther: (name) => `${name} is placing a tile.`,
+  helpTurn: "Spend action points: choose one of your figures to move it, or a tile to see its actions.",
+  helpTurnOther: (name) => `${name} is spending action points.`,
+  helpScoring: (final, round, order) => `${final ? "Final scoring" : "Scoring round " + round}: each player takes a scoring turn, then scores (still to score: ${order}).`,
+  helpAuction: "Auction: bid for the right to take the next turn, or pass.",
+  helpPick: "You won the auction: pick one of the revealed tiles.",
+  helpPickOther: (name) => `${name} picks a tile.`,
+  apLeft: (ap, max) => `${ap} of ${max} action points left`,
+  apShort: (ap) => `${ap} AP`,
+  cost: (c) => `${c} AP`,
+  yourTile: "Your tile",
+  drawnTile: "Drawn tile",
+  turned: (tile, r) => `${tile} · turned ${r}`,
+  turnLeft: "turn anticlockwise [Shift+R]",
+  turnRight: "turn clockwise [R]",
+  fitsAsTurned: (n) => `${n} space(s) fit as turned`,
+  noFit: "no space fits as turned: rotate",
+  turnedToFit: (cell) => `Turned the tile so that it fits on ${cell}; choose ${cell} again to place it.`,
+  auction: "Auction",
+  offers: "Offers",
+  pick: "Pick",
+  highest: (who) => `Highest bid: ${who}.`,
+  noBid: "no bid yet",
+  bids: (name, n) => `${name} (${n})`,
+  passed: (names) => `Passed: ${names}.`,
+  bid: "Bid",
+  bidAmount: "bid amount",
+  raise: (by, amount) => `+${by} (${amount})`,
+  bidAt: (amount) => `Bid ${amount}`,
+  pass: "Pass",
+  cannotOutbid: "You cannot outbid: pass.",
+  bidRange: (min, max) => `Bid ${min}–${max}: your score is your money.`,
+  winBuys: "Winning buys",
+  price: (score) => `You pay your bid from your score (now ${score}).`,
+  history: "Bids in this auction",
+  noBidsYet: "No bids yet.",
+  actionsNow: "Actions now",
+  onlyMoves: "Only moves are possible now (choose a figure), or end the turn.",
+  space: (cell) => `Space ${cell}`,
+  emptySpace: "An empty space.",
+  value: (v, printed) => `value ${v}` + (printed !== undefined && printed !== v ? ` (printed ${printed})` : ""),
+  tokensLeft: (n) => `${n} treasure(s) left face down`,
+  camp: "camp",
+  campOf: "'s camp",
+  guardedBy: "Guarded by ",
+  figuresHere: (n, lead) => `: ${n} worker(s)${lead ? " + leader" : ""}`,
+  noActionHere: "No action on this space now.",
+  close: "Close",
+  noTreasures: "no treasures",
+  treasuresTitle: "treasures by type",
+  supply: (n, lead) => `supply ${n}W${lead ? "+L" : ""}`,
+  camps: (n) => `camps ${n}`,
+  guards: (n) => `guards ${n}`,
+  markerUp: "marker up",
+  markerDown: "marker down",
+  worth: (n) => `now worth ${n}`,
+  worthTitle: "points if scored now",
+  score: "score",
+  winner: "\u2605 winner",
+  links: "Links",
+  inviteFor: (name) => `Invite for ${name}:`,
+  copy: "Copy",
+  spectatorLink: "Spectator link:",
+  download: "Download record",
+  rules: "Rules",
+  watchingNote: "You are watching: only public information is shown.",
+  seeded: "Fixed shuffle: whoever created this game chose its seed, so they could know the order of the tiles.",
+  player: "Player",
+  treasures: "Treasures",
+  watchReplay: "Watch the replay",
+  newGame: "New game",
+  boardName: "Board: arrow keys move between spaces, Enter chooses, Escape cancels",
+  target: (cost) => `move target, ${cost} AP`,
+  fits: "the tile fits here",
+  fitsTurned: "the tile fits here turned another way",
+  selected: "selected",
+  hinted: "suggested",
+  zoomed: "Zoomed in: scroll or swipe the board to see all of it.",
+  keysCue: "Keys: arrows, Enter, R, Esc",
+  treasure: (name) => `treasure ${name}`,
+  gives: "give",
+  gets: "get",
+  announceTurn: (name) => `${name} to play.`,
+  announceYours: "Your turn.",
+  keys: [
+    ["Tab", "reach the board, then the buttons"],
+    ["\u2190 \u2191 \u2192 \u2193", "move between board spaces"],
+    ["Enter / Space", "choose the space: place the tile, pick up a figure (again: the next figure), move it there, see the space's actions"],
+    ["R / Shift+R", "turn the drawn tile"],
+    ["U", "undo"],
+    ["H", "hint"],
+    ["Esc", "cancel the selection"],
+    ["+ / \u2212", "zoom the board"],
+  ],
+};
+
 const h = TK.h;
 const gameId = decodeURIComponent(location.pathname.split("/")[2] || "");
 let token = new URLSearchParams(location.hash.slice(1)).get("t");
@@ -14,7 +152,10 @@ let retry = 0;
 let lastDrawn = null;
 let lastCurrent = null;
 let overShown = false;
-const ui = { rotation: 0, fig: null, cell: null, hint: null, refusal: null, hover: null };
+let announced = -1; // log lines announced to screen readers so far
+let noticeTimer = null;
+let previous = null; // what the board showed last time: placed cells, figures per seat and kind
+const ui = { rotation: 0, fig: null, cell: null, hint: null, refusal: null, hover: null, focus: null, zoom: 1, lean: 1 };
 
 // ------------------------------------------------------------------ connection
 
@@ -38,19 +179,36 @@ function connect() {
 function setConn(on) {
   const c = $("conn");
   c.className = "conn " + (on ? "on" : "off");
-  c.title = on ? "connected" : "reconnecting…";
-  if (!on && S) $("status").textContent = "Reconnecting…";
+  c.title = on ? TEXT.connected : TEXT.reconnecting;
+  if (!on && S) $("status").textContent = TEXT.reconnecting;
 }
 
 function send(msg) {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
-  else TK.toast("Not connected; retrying…", "error");
+  else notify(TEXT.notConnected, "error");
 }
 
 function act(action) {
   if (!S) return;
   ui.hint = null;
   send({ type: "action", action, state: S.state });
+}
+
+// One notification area (in the turn card, in the page's flow: it never covers the board or
+// the buttons). A new notice replaces the last one.
+function notify(content, kind, ms) {
+  const box = $("notice");
+  clearTimeout(noticeTimer);
+  box.className = "notice" + (kind ? " " + kind : "");
+  box.replaceChildren(content instanceof Node ? content : document.createTextNode(String(content)));
+  noticeTimer = setTimeout(() => box.replaceChildren(), ms || 8000);
+}
+
+// Screen readers hear other players' moves and whose turn it is.
+function announce(text) {
+  const box = $("announce");
+  box.textContent = "";
+  setTimeout(() => { box.textContent = text; }, 30);
 }
 
 // ------------------------------------------------------------------ protocol (docs/web.md)
@@ -88,7 +246,7 @@ function expandLegal(legal) {
 
 // The drawn tile's picture in each rotation, from the board's shapes (size 40 of 50).
 function tilePicture(group) {
-  return `<svg xmlns="http://www.w3.org/2000/svg" class="tk tile-svg" viewBox="-42 -36.64 84 73.28" width="84" height="73.28"><g transform="scale(0.8)">${group}</g></svg>`;
+  return `<svg xmlns="http://www.w3.org/2000/svg" class="tk tile-svg" viewBox="-42 -36.64 84 73.28" width="84" height="73.28" aria-hidden="true"><g transform="scale(0.8)">${group}</g></svg>`;
 }
 
 function derive(r) {
@@ -128,26 +286,24 @@ function onMessage(msg) {
     // the move was stored; the delta that follows shows it
   } else if (msg.type === "error") {
     if (msg.code === "unknown_game") {
-      $("status").textContent = "No such game";
+      $("status").textContent = TEXT.noSuchGame;
       $("board").innerHTML = "";
-      $("turn-card").replaceChildren(h("p", {}, msg.message), h("a", { class: "btn", href: "/" }, "Start a new game"));
+      $("turn-body").replaceChildren(h("p", {}, msg.message), h("a", { class: "btn", href: "/" }, TEXT.startNew));
       return;
     }
     if (msg.code === "bad_token") {
       token = null; // reconnect as a spectator
-      TK.toast("This invite link is not valid for this game: you are watching as a spectator.", "error");
+      notify(TEXT.badToken, "error");
       return;
     }
-    if (msg.code === "stale") { TK.toast("The game moved on; your screen is up to date now."); return; }
+    if (msg.code === "stale") { notify(TEXT.stale); return; }
     if (msg.code === "hint_busy") return; // the hint asked for earlier is on its way
-    if (msg.code === "rate_limited") { TK.toast(`Slow down: ${msg.message}`, "error"); return; }
-    ui.refusal = msg;
-    TK.toast(TK.refusal(msg), "error");
-    renderTurnCard();
+    if (msg.code === "rate_limited") { notify(TEXT.slowDown(msg.message), "error"); return; }
+    ui.refusal = msg; // shown once: in the turn card, announced as an alert
+    keepFocus(renderTurnCard);
   } else if (msg.type === "hint") {
     ui.hint = msg;
-    renderTurnCard();
-    decorateBoard();
+    keepFocus(() => { renderTurnCard(); decorateBoard(); });
   }
 }
 
@@ -165,43 +321,87 @@ function askHint() {
 
 const seat = (p) => S.seats[p];
 const mine = () => S && S.your_turn;
+const apPhase = () => mine() && (S.phase === "turn" || S.phase === "scoring");
 // Legal actions come from the server, each with its notation (action), cost, the spaces it
 // touches (cells) and its text; the page knows no rule.
 const legal = (verb) => (S && S.legal && S.legal[verb]) || [];
 const allLegal = () => Object.values((S && S.legal) || {}).flat();
 const figOf = (e) => (e.leader ? "L" : "W");
 const target = (e) => e.cells[e.cells.length - 1];
+const hotseat = () => S.you.length > 1;
 // Verbs with their own controls: tiles and moves on the board, end in the turn card,
 // bids and picks in the auction card. Every other legal action is a button.
 const OWN_CONTROLS = new Set(["tile", "move", "end", "bid", "pass", "pick"]);
 
+// A seat's name with its mark; "(you)" only when this screen plays one seat (in hot-seat
+// every seat is "you", so the seat to play is named instead).
 function seatLabel(p, withChip = true) {
   const s = seat(p);
-  const you = S.you.includes(p) && s.name.toLowerCase() !== "you" ? " (you)" : "";
-  const bot = s.kind === "bot" ? ` (bot: ${s.level})` : "";
+  const you = S.you.length === 1 && S.you[0] === p && s.name.toLowerCase() !== TEXT.youTag ? ` (${TEXT.youTag})` : "";
+  const bot = s.kind === "bot" ? ` (${TEXT.bot(s.level)})` : "";
   return h("span", { class: "who" }, withChip ? TK.chip(s) : null, " ", s.name + (you || bot));
 }
 
-function costBadge(cost) { return cost === undefined || cost === null ? null : h("span", { class: "cost" }, `${cost} AP`); }
+function costBadge(cost) { return cost === undefined || cost === null ? null : h("span", { class: "cost" }, TEXT.cost(cost)); }
 
 function button(label, action, opts = {}) {
-  const b = h("button", { class: "btn " + (opts.cls || ""), title: opts.title || action, "data-action": action }, label, costBadge(opts.cost));
+  const b = h("button", { class: "btn " + (opts.cls || ""), type: "button", title: opts.title || action, "data-action": action, id: opts.id }, label, costBadge(opts.cost));
   b.addEventListener("click", () => act(action));
   return b;
 }
 
+// A treasure type as its icon (the board's <defs> define one per type: colour and glyph).
+function treasureIcon(letter, count) {
+  const def = document.getElementById(`tk-treasure-${letter}`);
+  const name = (def && def.getAttribute("data-name")) || letter.toUpperCase();
+  const label = TEXT.treasure(name) + (count !== undefined && count !== null ? ` \u00d7${count}` : "");
+  const icon = h("span", { class: "tr", title: label, role: "img", "aria-label": label });
+  icon.innerHTML = `<svg viewBox="-12 -12 24 24" width="22" height="22" aria-hidden="true" focusable="false"><use href="#tk-treasure-${letter}"/></svg>`;
+  if (count !== undefined && count !== null) icon.append(h("span", { class: "tr-n", "aria-hidden": "true" }, `\u00d7${count}`));
+  return icon;
+}
+
+// A refusal, once: the engine's reason, then the rule it rests on with its text.
+function refusalView(err) {
+  const parts = [h("strong", {}, TEXT.notAllowed), " ", err.message || TEXT.refused];
+  if (err.rule && err.rule !== "NOTATION") {
+    const text = TK.rules && TK.rules[err.rule];
+    parts.push(h("span", { class: "rule-line" }, h("a", { href: "/rules#" + err.rule, target: "_blank", class: "rule-link" }, TEXT.rule(err.rule)), text ? " \u2014 " : "", text ? h("span", { class: "rule-text" }, text) : null));
+  }
+  return h("span", { class: "refusal-text" }, ...parts);
+}
+
 // ------------------------------------------------------------------ render
 
-function render() {
-  document.title = `Tikal ${S.rules} – ${S.over ? "game over" : seat(S.current).name + " to play"}`;
-  if (S.drawn && S.drawn.tile !== lastDrawn) {
-    lastDrawn = S.drawn.tile;
+// A re-render replaces the cards' buttons: the focus goes back to the same button if it is
+// still there, else to the board, so that keyboard users never fall back to the page's top.
+function keepFocus(draw) {
+  const active = document.activeElement;
+  const inPage = active && active !== document.body && active.closest && active.closest("main");
+  const key = inPage && !active.closest("#board") ? { id: active.id, action: active.dataset && active.dataset.action } : null;
+  draw();
+  if (!key || (document.activeElement && document.activeElement !== document.body)) return;
+  const again = (key.id && $(key.id)) || (key.action && document.querySelector(`main [data-action="${CSS.escape(key.action)}"]`));
+  if (again && !again.disabled) { again.focus({ preventScroll: true }); return; }
+  const space = ui.focus && spaces()[ui.focus];
+  if (space) space.focus({ preventScroll: true });
+}
+
+function render() { keepFocus(draw); }
+
+function draw() {
+  document.title = `Tikal ${S.rules} – ${S.over ? TEXT.titleOver : TEXT.titleToPlay(seat(S.current).name)}`;
+  // a new tile to place (for whoever places it): start turned as it first fits
+  const drawnKey = S.drawn ? `${S.drawn.tile}|${S.current}|${legal("tile").length > 0}` : null;
+  if (S.drawn && drawnKey !== lastDrawn) {
+    lastDrawn = drawnKey;
     const rots = new Set(legal("tile").map((e) => e.rotation));
     ui.rotation = rots.size && !rots.has(0) ? Math.min(...rots) : 0;
   }
   if (!S.drawn) lastDrawn = null;
-  if (lastCurrent !== null && lastCurrent !== S.current && S.you.length > 1 && S.you.includes(S.current) && !S.over) {
-    TK.toast(h("span", {}, "Hot-seat: pass the device to ", seatLabel(S.current)));
+  const turnChanged = lastCurrent !== S.current;
+  if (lastCurrent !== null && turnChanged && hotseat() && S.you.includes(S.current) && !S.over) {
+    notify(TEXT.passDevice(seat(S.current).name));
   }
   lastCurrent = S.current;
   if (ui.fig && !figureExists(ui.fig)) ui.fig = null;
@@ -215,81 +415,98 @@ function render() {
   renderPlayers();
   renderLog();
   renderLinks();
+  announceNews(turnChanged);
+  $("dock").classList.toggle("docked", !(S.phase === "auction" || S.phase === "pick") || S.over);
   if (S.over && !overShown) { overShown = true; showGameOver(); }
 }
 
+function announceNews(turnChanged) {
+  const lines = S.log;
+  const news = [];
+  if (announced >= 0) {
+    for (const line of lines.slice(announced)) {
+      if (line.kind === "action" && S.you.includes(line.seat)) continue; // your own moves you know
+      news.push(line.kind === "chance" ? line.text : `${seat(line.seat).name} ${line.text}`);
+    }
+  }
+  announced = lines.length;
+  if (turnChanged && !S.over) news.push(mine() ? (hotseat() ? TEXT.yourTurnAs(seat(S.current).name) + "." : TEXT.announceYours) : TEXT.announceTurn(seat(S.current).name));
+  if (S.over && turnChanged) news.push(TEXT.gameOver);
+  if (news.length) announce(news.slice(-4).join(". "));
+}
+
 function statusLine() {
-  if (S.over) return h("span", {}, "Game over");
-  const who = seatLabel(S.current);
-  const phase = { tile: "places a tile", turn: "is playing", scoring: "takes a scoring turn", auction: "bids", pick: "picks a tile" }[S.phase] || S.phase;
-  return h("span", {}, S.spectator ? "Watching · " : "", who, " ", phase);
+  if (S.over) return h("span", {}, TEXT.gameOver);
+  const phase = TEXT.phase[S.phase] || S.phase;
+  return h("span", {}, S.spectator ? TEXT.watching + " · " : "", seatLabel(S.current), ` ${TEXT.toPlay} · ${phase}`);
 }
 
 function figureExists(f) {
-  const g = document.createElement("div");
-  g.innerHTML = S.svg;
-  return !!g.querySelector(`g.fig[data-seat="${S.current}"][data-fig="${f.fig}"][data-cell="${f.cell}"]`);
+  return !!(S.position.figures[S.current] && (f.fig === "L" ? S.position.figures[S.current].leader === f.cell : (S.position.figures[S.current].workers[f.cell] || 0) > 0));
 }
 
 function renderTurnCard() {
-  const card = $("turn-card");
+  const card = $("turn-body");
   if (!S) return;
   const parts = [];
   const cur = seat(S.current);
   if (S.over) {
-    const names = S.winners.map((p) => seat(p).name).join(" and ");
-    parts.push(h("div", { class: "turn-banner" }, `Game over: ${names} ${S.winners.length > 1 ? "share the win" : "wins"}`));
-    parts.push(h("div", { class: "row" }, h("button", { class: "btn primary", onclick: showGameOver }, "Final scores"), h("a", { class: "btn", href: `/replay/${gameId}` }, "Replay")));
+    const names = S.winners.map((p) => seat(p).name).join(TEXT.and);
+    parts.push(h("div", { class: "turn-banner" }, TEXT.winners(names, S.winners.length > 1)));
+    parts.push(h("div", { class: "row" }, h("button", { class: "btn primary", type: "button", onclick: showGameOver }, TEXT.finalScores), h("a", { class: "btn", href: `/replay/${gameId}` }, TEXT.replay)));
   } else {
     const banner = h("div", { class: "turn-banner" + (mine() ? " mine" : "") });
-    if (mine()) banner.append(TK.chip(cur), " Your turn" + (S.you.length > 1 ? ` (${cur.name})` : ""));
-    else if (cur.kind === "bot") banner.append(TK.chip(cur), ` ${cur.name} (bot) is thinking…`);
-    else banner.append(TK.chip(cur), ` Waiting for ${cur.name}`);
+    if (mine()) banner.append(TK.chip(cur), " " + (hotseat() ? TEXT.yourTurnAs(cur.name) : TEXT.yourTurn));
+    else if (cur.kind === "bot") banner.append(TK.chip(cur), " " + TEXT.thinking(cur.name));
+    else banner.append(TK.chip(cur), " " + TEXT.waiting(cur.name));
     parts.push(banner);
-    parts.push(h("p", { class: "hint-text" }, phaseHelp()));
-    if (S.phase === "turn" || S.phase === "scoring") parts.push(apPips());
+    parts.push(h("p", { class: "hint-text help" }, phaseHelp()));
+    const bar = h("div", { class: "action-bar" });
+    if (S.phase === "turn" || S.phase === "scoring") bar.append(apPips());
     if (mine()) {
-      const row = h("div", { class: "row" });
       if (S.phase === "turn" || S.phase === "scoring") {
         const end = legal("end")[0];
-        row.append(button(S.phase === "scoring" ? "End turn & score" : "End turn", end ? end.action : "end", { cls: "primary", title: end ? end.text : "" }));
+        bar.append(button(S.phase === "scoring" ? TEXT.endScore : TEXT.endTurn, end ? end.action : "end", { cls: "primary", title: end ? end.text : "" }));
       }
-      const undo = h("button", { class: "btn", id: "undo", disabled: !S.can_undo, title: "take back the last action of this turn (never across a reveal) [U]" }, "\u21b6 Undo");
-      undo.addEventListener("click", () => send({ type: "undo", state: S.state }));
-      const hint = h("button", { class: "btn", id: "hint", title: "ask the strongest bot for a suggestion [H]" }, "? Hint");
-      hint.addEventListener("click", () => { if (askHint()) { hint.disabled = true; hint.textContent = "Thinking…"; } });
-      if (S.phase !== "auction" && S.phase !== "pick") row.append(undo);
-      row.append(hint);
-      parts.push(row);
+      if (S.phase !== "auction" && S.phase !== "pick") {
+        const undo = h("button", { class: "btn", id: "undo", type: "button", disabled: !S.can_undo, title: TEXT.undoTitle }, "\u21b6 " + TEXT.undo);
+        undo.addEventListener("click", () => send({ type: "undo", state: S.state }));
+        bar.append(undo);
+      }
+      const hint = h("button", { class: "btn", id: "hint", type: "button", title: TEXT.hintTitle }, "? " + TEXT.hint);
+      hint.addEventListener("click", () => { if (askHint()) { hint.disabled = true; hint.textContent = TEXT.hintThinking; } });
+      bar.append(hint);
     }
+    if (bar.children.length) parts.push(bar);
   }
   if (ui.hint && S && ui.hint.state === S.state) {
-    const play = h("button", { class: "btn small primary" }, "Play it");
+    const play = h("button", { class: "btn small primary", type: "button" }, TEXT.playIt);
     play.addEventListener("click", () => act(ui.hint.action));
-    parts.push(h("div", { class: "refusal", style: "border-color:#b02fa0;background:#fbeefa", id: "hint-box" },
-      h("strong", {}, "Suggestion: "), ui.hint.text, " ", h("code", {}, ui.hint.action), " ", play));
+    parts.push(h("div", { class: "hint-box", id: "hint-box" },
+      h("strong", {}, TEXT.suggestion + " "), ui.hint.text, " ", h("code", {}, ui.hint.action), " ", play));
   }
-  if (ui.refusal) parts.push(h("div", { class: "refusal", id: "refusal" }, TK.refusal(ui.refusal)));
+  if (ui.refusal) {
+    const close = h("button", { class: "close", type: "button", "aria-label": TEXT.dismiss }, "\u00d7");
+    close.addEventListener("click", () => { ui.refusal = null; renderTurnCard(); });
+    parts.push(h("div", { class: "refusal", id: "refusal", role: "alert" }, close, refusalView(ui.refusal)));
+  }
   card.replaceChildren(...parts);
 }
 
 function phaseHelp() {
   const cur = seat(S.current);
-  if (S.phase === "tile") return mine() ? "Place the drawn tile: turn it, then click a highlighted space (solid = fits as turned, dashed = fits turned another way)." : `${cur.name} is placing a tile.`;
-  if (S.phase === "turn") return mine() ? "Spend action points: click one of your figures to move it, or click a tile to see its actions." : `${cur.name} is spending action points.`;
-  if (S.phase === "scoring") {
-    const order = S.scoring.queue.map((p) => seat(p).name).join(" \u2192 ");
-    return `${S.scoring.final ? "Final scoring" : "Scoring round " + S.scoring.rounds}: each player takes a scoring turn, then scores (still to score: ${order}).`;
-  }
-  if (S.phase === "auction") return "Auction: bid for the right to take the next turn, or pass.";
-  if (S.phase === "pick") return mine() ? "You won the auction: pick one of the revealed tiles." : `${cur.name} picks a tile.`;
+  if (S.phase === "tile") return mine() ? TEXT.helpTile : TEXT.helpTileOther(cur.name);
+  if (S.phase === "turn") return mine() ? TEXT.helpTurn : TEXT.helpTurnOther(cur.name);
+  if (S.phase === "scoring") return TEXT.helpScoring(S.scoring.final, S.scoring.rounds, S.scoring.queue.map((p) => seat(p).name).join(" \u2192 "));
+  if (S.phase === "auction") return TEXT.helpAuction;
+  if (S.phase === "pick") return mine() ? TEXT.helpPick : TEXT.helpPickOther(cur.name);
   return "";
 }
 
 function apPips() {
-  const box = h("div", { class: "ap", "aria-label": `${S.ap} of ${S.ap_max} action points left` });
+  const box = h("div", { class: "ap", role: "img", "aria-label": TEXT.apLeft(S.ap, S.ap_max) });
   for (let i = 0; i < S.ap_max; i++) box.append(h("span", { class: "pip" + (i < S.ap ? " full" : "") }));
-  box.append(h("span", { class: "ap-text", id: "ap" }, `${S.ap} AP left`));
+  box.append(h("span", { class: "ap-text", id: "ap", "aria-hidden": "true" }, TEXT.apShort(S.ap)));
   return box;
 }
 
@@ -306,14 +523,14 @@ function renderTileCard() {
   if (!S.drawn || S.over) { card.hidden = true; return; }
   card.hidden = false;
   const pic = h("div", { html: S.drawn.svgs[ui.rotation] });
-  const items = [h("h2", {}, mine() ? "Your tile" : "Drawn tile"), h("div", { class: "tile-pic" }, pic, h("div", {}, h("strong", {}, S.drawn.describe), h("div", { class: "hint-text" }, `${S.drawn.tile} · turned ${ui.rotation}`)))];
+  const items = [h("h2", {}, mine() ? TEXT.yourTile : TEXT.drawnTile), h("div", { class: "tile-pic" }, pic, h("div", {}, h("strong", {}, S.drawn.describe), h("div", { class: "hint-text" }, TEXT.turned(S.drawn.tile, ui.rotation))))];
   if (mine()) {
-    const left = h("button", { class: "btn", id: "rot-left", title: "turn anticlockwise [Shift+R]", "aria-label": "turn anticlockwise" }, "\u27f2");
-    const right = h("button", { class: "btn", id: "rot-right", title: "turn clockwise [R]", "aria-label": "turn clockwise" }, "\u27f3");
+    const left = h("button", { class: "btn", id: "rot-left", type: "button", title: TEXT.turnLeft, "aria-label": TEXT.turnLeft }, "\u27f2");
+    const right = h("button", { class: "btn", id: "rot-right", type: "button", title: TEXT.turnRight, "aria-label": TEXT.turnRight }, "\u27f3");
     left.addEventListener("click", () => rotate(-1));
     right.addEventListener("click", () => rotate(1));
     const fits = legal("tile").filter((e) => e.rotation === ui.rotation).length;
-    items.push(h("div", { class: "row" }, left, right, h("span", { class: "hint-text" }, fits ? `${fits} space(s) fit as turned` : "no space fits as turned: rotate")));
+    items.push(h("div", { class: "row" }, left, right, h("span", { class: "hint-text", role: "status" }, fits ? TEXT.fitsAsTurned(fits) : TEXT.noFit)));
   }
   card.replaceChildren(...items);
 }
@@ -326,38 +543,69 @@ function rotate(d) {
 
 // ------------------------------------------------------------------ auction
 
+// The bids and passes of the auction under way: the log's last lines, back to the last
+// line that is neither.
+function auctionHistory() {
+  const out = [];
+  for (let i = S.log.length - 1; i >= 0; i--) {
+    const line = S.log[i];
+    const verb = (line.notation || "").split(" ")[0];
+    if (line.kind !== "action" || (verb !== "bid" && verb !== "pass")) break;
+    out.unshift(line);
+  }
+  return out;
+}
+
 function renderAuction() {
   const card = $("auction-card");
   const show = (S.phase === "auction" || S.phase === "pick") && !S.over;
   if (!show && !(S.rule_set.auction && S.display.length)) { card.hidden = true; return; }
   card.hidden = false;
-  const items = [h("h2", {}, "Auction")];
-  const disp = h("div", { class: "auction-display" });
+  const items = [h("h2", {}, TEXT.auction)];
+  const disp = h("ul", { class: "auction-display" });
   const picks = new Map(legal("pick").map((e) => [e.tile_id, e]));
   for (const d of S.display) {
-    const cell = h("div", { class: "disp" }, h("div", { html: d.svg }), d.describe);
+    const cell = h("li", { class: "disp" }, h("div", { class: "disp-pic", html: d.svg }), h("div", { class: "disp-text" }, h("span", { class: "hint-text" }, TEXT.offers + ": "), h("strong", {}, d.describe), h("span", { class: "hint-text" }, ` (${d.tile})`)));
     const pick = picks.get(d.tile);
-    if (pick) cell.append(button("Pick", pick.action, { cls: "small primary", title: pick.text }));
+    if (pick) cell.append(button(TEXT.pick, pick.action, { cls: "primary", title: pick.text }));
     disp.append(cell);
   }
   items.push(disp);
-  if (S.phase === "auction") {
+  if (S.phase === "auction" && !S.over) {
     const a = S.auction;
-    const high = a.high_bidder === null ? "no bid yet" : `${seat(a.high_bidder).name} bids ${a.high_bid}`;
-    items.push(h("p", {}, `Highest: ${high}. `, a.passed.length ? `Passed: ${a.passed.map((p) => seat(p).name).join(", ")}.` : ""));
+    const high = a.high_bidder === null ? TEXT.noBid : TEXT.bids(seat(a.high_bidder).name, a.high_bid);
+    items.push(h("p", { class: "auction-state" }, TEXT.highest(high), " ", a.passed.length ? TEXT.passed(a.passed.map((p) => seat(p).name).join(", ")) : ""));
+    const rule = TK.rules && TK.rules["AUC-5"];
+    if (rule) items.push(h("p", { class: "win-buys" }, h("strong", {}, TEXT.winBuys + ": "), rule, " ", h("a", { href: "/rules#AUC-5", target: "_blank" }, TEXT.rule("AUC-5"))));
     if (mine()) {
       const bids = legal("bid");
+      const byAmount = new Map(bids.map((e) => [e.amount, e]));
       const min = bids.length ? bids[0].amount : null;
       const max = bids.length ? bids[bids.length - 1].amount : null;
-      const input = h("input", { type: "number", id: "bid-amount", min: min ?? 0, max: max ?? 0, value: min ?? 0, "aria-label": "bid amount" });
-      const bid = h("button", { class: "btn primary", id: "bid", disabled: min === null }, "Bid");
+      const input = h("input", { type: "number", id: "bid-amount", min: min ?? 0, max: max ?? 0, value: min ?? 0, "aria-label": TEXT.bidAmount, inputmode: "numeric" });
+      const bid = h("button", { class: "btn primary", id: "bid", type: "button", disabled: min === null }, TEXT.bid);
       bid.addEventListener("click", () => {
         const offer = bids.find((e) => String(e.amount) === String(input.value));
         act(offer ? offer.action : `bid ${input.value}`); // an amount not on offer: the engine explains
       });
+      input.addEventListener("keydown", (ev) => { if (ev.key === "Enter") bid.click(); });
+      const quick = [];
+      if (min !== null) {
+        const base = a.high_bidder === null ? null : a.high_bid; // no bid yet: the first amounts
+        for (const by of [1, 2]) {
+          const amount = base === null ? min + by - 1 : base + by;
+          const e = byAmount.get(amount);
+          if (e) quick.push(button(base === null ? TEXT.bidAt(amount) : TEXT.raise(by, amount), e.action, { cls: "quick", title: e.text }));
+        }
+      }
       const pass = legal("pass")[0];
-      items.push(h("div", { class: "bid-row" }, input, bid, button("Pass", pass ? pass.action : "pass")), h("p", { class: "hint-text" }, min === null ? "You cannot outbid: pass." : `Bid ${min}–${max} (your score is your capital).`));
+      items.push(h("div", { class: "bid-row" }, input, bid, ...quick, button(TEXT.pass, pass ? pass.action : "pass", { title: pass ? pass.text : "" })));
+      items.push(h("p", { class: "hint-text" }, min === null ? TEXT.cannotOutbid : TEXT.bidRange(min, max), " ", TEXT.price(S.player_info[S.current].score)));
     }
+    const hist = auctionHistory();
+    const list = h("ol", { class: "bid-history", "aria-label": TEXT.history });
+    for (const line of hist) list.append(h("li", {}, TK.chip(seat(line.seat), false, 16), ` ${seat(line.seat).name} ${line.text}`));
+    items.push(h("h3", {}, TEXT.history), hist.length ? list : h("p", { class: "hint-text" }, TEXT.noBidsYet));
   }
   card.replaceChildren(...items);
 }
@@ -365,24 +613,28 @@ function renderAuction() {
 // ------------------------------------------------------------------ actions
 
 function actionButton(e, cls) {
-  return button(e.text, e.action, { cost: e.cost, cls: "small" + (cls ? " " + cls : ""), title: e.action });
+  const label = [e.text];
+  if (e.verb === "swap" && e.give && e.take) {
+    label.unshift(h("span", { class: "swap-icons" }, treasureIcon(e.give), "\u2192", treasureIcon(e.take)));
+  }
+  return button(label, e.action, { cost: e.cost, cls: "small" + (cls ? " " + cls : ""), title: e.action });
 }
 
 function renderActions() {
   const card = $("actions-card");
-  if (!mine() || !(S.phase === "turn" || S.phase === "scoring")) { card.hidden = true; return; }
+  if (!apPhase()) { card.hidden = true; return; }
   card.hidden = false;
   const list = h("div", { class: "actions-list" });
   for (const [verb, entries] of Object.entries(S.legal || {})) {
     if (OWN_CONTROLS.has(verb) || !entries.length) continue;
     const title = (S.verbs && S.verbs[verb]) || verb;
-    list.append(h("div", { class: "group-title" }, title.charAt(0).toUpperCase() + title.slice(1)));
+    list.append(h("h3", { class: "group-title" }, title.charAt(0).toUpperCase() + title.slice(1)));
     const row = h("div", { class: "row" });
     for (const e of entries.slice(0, 24)) row.append(actionButton(e));
     list.append(row);
   }
-  if (!list.children.length) list.append(h("p", { class: "hint-text" }, "Only moves are possible now (click a figure), or end the turn."));
-  card.replaceChildren(h("h2", {}, "Actions now"), list);
+  if (!list.children.length) list.append(h("p", { class: "hint-text" }, TEXT.onlyMoves));
+  card.replaceChildren(h("h2", {}, TEXT.actionsNow), list);
 }
 
 // The selected space: what is on it, and the legal actions on it alone (moves are made
@@ -393,8 +645,8 @@ function spaceActions(cell) {
 
 function describeSpace(entry) {
   const parts = [entry.kind];
-  if (entry.level !== undefined) parts.push(`value ${entry.level}` + (entry.printed !== undefined && entry.level !== entry.printed ? ` (printed ${entry.printed})` : ""));
-  if (entry.tokens !== undefined) parts.push(`${entry.tokens} treasure(s) left face down`);
+  if (entry.level !== undefined) parts.push(TEXT.value(entry.level, entry.printed));
+  if (entry.tokens !== undefined) parts.push(TEXT.tokensLeft(entry.tokens));
   return parts.join(", ");
 }
 
@@ -403,27 +655,25 @@ function renderSelection() {
   if (!ui.cell || !S) { card.hidden = true; return; }
   const entry = (S.position.board || []).find((b) => b.at === ui.cell);
   card.hidden = false;
-  const items = [h("h2", {}, `Space ${ui.cell}`)];
+  const items = [h("h2", {}, TEXT.space(ui.cell))];
   if (!entry) {
-    items.push(h("p", {}, "An empty space."));
+    items.push(h("p", {}, TEXT.emptySpace));
   } else {
     items.push(h("p", {}, describeSpace(entry)));
-    if (entry.camp !== undefined) items.push(h("p", {}, seatLabel(entry.camp), "'s camp"));
-    if (entry.guard) items.push(h("p", {}, "Guarded by ", seatLabel(entry.guard.player)));
-    const figs = [];
+    if (entry.camp !== undefined) items.push(h("p", {}, seatLabel(entry.camp), TEXT.campOf));
+    if (entry.guard) items.push(h("p", {}, TEXT.guardedBy, seatLabel(entry.guard.player)));
     S.position.figures.forEach((f, p) => {
       const n = f.workers[ui.cell] || 0;
       const lead = f.leader === ui.cell;
-      if (n || lead) figs.push(h("div", {}, seatLabel(p), `: ${n} worker(s)${lead ? " + leader" : ""}`));
+      if (n || lead) items.push(h("div", {}, seatLabel(p), TEXT.figuresHere(n, lead)));
     });
-    if (figs.length) items.push(...figs);
   }
-  if (mine() && (S.phase === "turn" || S.phase === "scoring")) {
+  if (apPhase()) {
     const here = spaceActions(ui.cell);
     if (here.length) items.push(h("div", { class: "row" }, ...here.map((e) => actionButton(e))));
-    else if (entry) items.push(h("p", { class: "hint-text" }, "No action on this space now."));
+    else if (entry) items.push(h("p", { class: "hint-text" }, TEXT.noActionHere));
   }
-  const close = h("button", { class: "btn small" }, "Close");
+  const close = h("button", { class: "btn small", type: "button" }, TEXT.close);
   close.addEventListener("click", () => { ui.cell = null; renderSelection(); decorateBoard(); });
   items.push(close);
   card.replaceChildren(...items);
@@ -439,28 +689,29 @@ function renderPlayers() {
     const row = h("div", { class: "player" + (p.seat === S.current && !S.over ? " current" : ""), "data-seat": p.seat });
     row.append(TK.chip(p, false, 24));
     const tags = [];
-    if (S.you.includes(p.seat)) tags.push(h("span", { class: "tag" }, "you"));
-    if (p.kind === "bot") tags.push(h("span", { class: "tag" }, `bot: ${p.level}`));
-    if (S.over && S.winners.includes(p.seat)) tags.push(h("span", { class: "tag" }, "\u2605 winner"));
-    if (p.seat === S.current && !S.over) tags.push(h("span", { class: "tag" }, "\u25b6 to play"));
+    if (S.you.includes(p.seat) && !hotseat()) tags.push(h("span", { class: "tag" }, TEXT.youTag));
+    if (p.kind === "bot") tags.push(h("span", { class: "tag" }, TEXT.bot(p.level)));
+    if (S.over && S.winners.includes(p.seat)) tags.push(h("span", { class: "tag" }, TEXT.winner));
+    if (p.seat === S.current && !S.over) tags.push(h("span", { class: "tag" }, "\u25b6 " + TEXT.toPlay));
     row.append(h("div", { class: "name" }, p.name, ...tags));
-    row.append(h("div", { class: "score", title: "score" }, p.score));
+    row.append(h("div", { class: "score", title: TEXT.score }, p.score));
     const details = h("div", { class: "details" });
-    const tr = h("span", { title: "treasures by type" });
+    const tr = h("span", { class: "treasures", title: TEXT.treasuresTitle });
     const types = Object.entries(p.treasures);
-    if (types.length) types.forEach(([t, n]) => tr.append(TK.treasure(t, n), " "));
-    else tr.append("no treasures");
+    if (types.length) types.forEach(([t, n]) => tr.append(treasureIcon(t, n)));
+    else tr.append(TEXT.noTreasures);
     details.append(tr);
-    details.append(h("span", {}, `supply ${p.supply_workers}W${p.leader === "supply" ? "+L" : ""}`));
-    if (actions.includes("camp")) details.append(h("span", {}, `camps ${p.camps_left}`));
-    if (actions.includes("guard")) details.append(h("span", {}, `guards ${p.guards_left}`));
-    if (S.rule_set.auction) details.append(h("span", {}, p.marker ? "marker up" : "marker down"));
-    details.append(h("span", { title: "points if scored now" }, `now worth ${p.temple_points + p.treasure_points}`));
+    details.append(h("span", {}, TEXT.supply(p.supply_workers, p.leader === "supply")));
+    if (actions.includes("camp")) details.append(h("span", {}, TEXT.camps(p.camps_left)));
+    if (actions.includes("guard")) details.append(h("span", {}, TEXT.guards(p.guards_left)));
+    if (S.rule_set.auction) details.append(h("span", {}, p.marker ? TEXT.markerUp : TEXT.markerDown));
+    details.append(h("span", { title: TEXT.worthTitle }, TEXT.worth(p.temple_points + p.treasure_points)));
     row.append(details);
     box.append(row);
   }
 }
 
+// Chance lines (tiles drawn, treasures found) are the game's, not a player's: no name.
 function renderLog() {
   const box = $("log");
   const atBottom = box.scrollHeight - box.scrollTop - box.clientHeight < 30;
@@ -469,8 +720,10 @@ function renderLog() {
   for (const line of lines) {
     const s = seat(line.seat);
     const kind = line.kind === "action" ? "" : line.kind;
-    const text = line.text;
-    box.append(h("div", { class: "line " + kind }, TK.chip(s, false, 16), h("span", {}, `${s.name} ${text}`), line.notation && kind !== "chance" ? h("span", { class: "notation" }, line.notation) : null));
+    const who = kind === "chance" ? h("span", { class: "chance-mark", "aria-hidden": "true" }, "\u21b3") : TK.chip(s, false, 16);
+    const text = kind === "chance" ? line.text : `${s.name} ${line.text}`;
+    const found = kind === "chance" && /^\*token [a-h]$/.test(line.notation || "") ? treasureIcon(line.notation.slice(-1)) : null;
+    box.append(h("div", { class: "line " + kind }, who, h("span", {}, text), found, line.notation && kind !== "chance" ? h("span", { class: "notation" }, line.notation) : null));
   }
   if (atBottom || lines.length < 12) box.scrollTop = box.scrollHeight;
 }
@@ -479,20 +732,20 @@ function renderLinks() {
   const card = $("links-card");
   const saved = TK.myGames()[gameId] || {};
   const spectator = `${location.origin}/play/${gameId}`;
-  const items = [h("h2", {}, "Links")];
+  const items = [h("h2", {}, TEXT.links)];
   if (saved.links && saved.links.length) {
     for (const l of saved.links) {
-      const b = h("button", { class: "btn small" }, "Copy");
+      const b = h("button", { class: "btn small", type: "button" }, TEXT.copy);
       b.addEventListener("click", () => TK.copy(l.url, b));
-      items.push(h("div", { class: "row" }, `Invite for ${l.name}:`, b));
+      items.push(h("div", { class: "row" }, TEXT.inviteFor(l.name), b));
     }
   }
-  const sb = h("button", { class: "btn small" }, "Copy");
+  const sb = h("button", { class: "btn small", type: "button" }, TEXT.copy);
   sb.addEventListener("click", () => TK.copy(spectator, sb));
-  items.push(h("div", { class: "row" }, "Spectator link:", sb));
-  items.push(h("div", { class: "row" }, h("a", { class: "btn small", href: `/api/games/${gameId}/record`, download: `tikal-${gameId}.json` }, "Download record"), h("a", { class: "btn small", href: `/replay/${gameId}` }, "Replay"), h("a", { class: "btn small", href: "/rules", target: "_blank" }, "Rules")));
-  if (S.spectator) items.push(h("p", { class: "hint-text" }, "You are watching: only public information is shown."));
-  if (S.seeded) items.push(h("p", { class: "hint-text", id: "seeded" }, "Fixed shuffle: whoever created this game chose its seed, so they could know the order of the tiles."));
+  items.push(h("div", { class: "row" }, TEXT.spectatorLink, sb));
+  items.push(h("div", { class: "row" }, h("a", { class: "btn small", href: `/api/games/${gameId}/record`, download: `tikal-${gameId}.json` }, TEXT.download), h("a", { class: "btn small", href: `/replay/${gameId}` }, TEXT.replay), h("a", { class: "btn small", href: "/rules", target: "_blank" }, TEXT.rules)));
+  if (S.spectator) items.push(h("p", { class: "hint-text" }, TEXT.watchingNote));
+  if (S.seeded) items.push(h("p", { class: "hint-text", id: "seeded" }, TEXT.seeded));
   card.replaceChildren(...items);
   $("replay-link").href = `/replay/${gameId}`;
   $("record-link").href = `/api/games/${gameId}/record`;
@@ -500,26 +753,86 @@ function renderLinks() {
 
 function showGameOver() {
   document.querySelector(".modal")?.remove();
-  const rows = S.player_info.slice().sort((a, b) => b.score - a.score).map((p) => h("tr", {}, h("td", {}, TK.chip(p), " ", p.name, S.winners.includes(p.seat) ? " \u2605 winner" : ""), h("td", { class: "num" }, p.score), h("td", {}, Object.entries(p.treasures).map(([t, n]) => TK.treasure(t, n)))));
-  const close = h("button", { class: "btn" }, "Close");
+  const rows = S.player_info.slice().sort((a, b) => b.score - a.score).map((p) => h("tr", {}, h("td", {}, TK.chip(p), " ", p.name, S.winners.includes(p.seat) ? " " + TEXT.winner : ""), h("td", { class: "num" }, p.score), h("td", {}, Object.entries(p.treasures).map(([t, n]) => treasureIcon(t, n)))));
+  const close = h("button", { class: "btn", type: "button" }, TEXT.close);
+  const opener = document.activeElement;
   const modal = h("div", { class: "modal", role: "dialog", "aria-modal": "true", "aria-labelledby": "over-title" }, h("div", { class: "box" },
-    h("h2", { id: "over-title" }, "Final scores"),
-    h("table", { class: "scores", id: "final-scores" }, h("tr", {}, h("th", {}, "Player"), h("th", { class: "num" }, "Score"), h("th", {}, "Treasures")), ...rows),
-    h("div", { class: "row" }, h("a", { class: "btn primary", href: `/replay/${gameId}` }, "Watch the replay"), h("a", { class: "btn", href: `/api/games/${gameId}/record`, download: `tikal-${gameId}.json` }, "Download record"), h("a", { class: "btn", href: "/" }, "New game"), close)));
-  close.addEventListener("click", () => modal.remove());
-  modal.addEventListener("click", (e) => { if (e.target === modal) modal.remove(); });
+    h("h2", { id: "over-title" }, TEXT.finalScores),
+    h("table", { class: "scores", id: "final-scores" }, h("tr", {}, h("th", {}, TEXT.player), h("th", { class: "num" }, TEXT.score), h("th", {}, TEXT.treasures)), ...rows),
+    h("div", { class: "row" }, h("a", { class: "btn primary", href: `/replay/${gameId}` }, TEXT.watchReplay), h("a", { class: "btn", href: `/api/games/${gameId}/record`, download: `tikal-${gameId}.json` }, TEXT.download), h("a", { class: "btn", href: "/" }, TEXT.newGame), close)));
+  const shut = () => { modal.remove(); if (opener && opener.focus) opener.focus(); };
+  close.addEventListener("click", shut);
+  modal.addEventListener("click", (e) => { if (e.target === modal) shut(); });
   document.body.append(modal);
+  close.focus();
 }
 
 // ------------------------------------------------------------------ board
 
 function renderBoard() {
+  const hadFocus = !!(document.activeElement && document.activeElement.closest && document.activeElement.closest("#board"));
   $("board").innerHTML = S.svg;
   const svg = $("board").querySelector("svg");
+  svg.setAttribute("role", "group");
+  svg.setAttribute("aria-label", TEXT.boardName);
   svg.addEventListener("click", onBoardClick);
   svg.addEventListener("mouseover", onBoardHover);
   svg.addEventListener("mouseleave", () => { ui.hover = null; drawGhost(); });
+  svg.addEventListener("keydown", onBoardKey);
+  svg.addEventListener("focusin", (ev) => {
+    const g = ev.target.closest && ev.target.closest("g.space");
+    if (g) { ui.focus = g.dataset.cell; setRoving(g); if (S.phase === "tile") { ui.hover = g.dataset.cell; drawGhost(); } }
+  });
+  animateChanges(svg);
+  applyZoom();
+  const sp = spaces();
+  if (!ui.focus || !sp[ui.focus]) ui.focus = initialFocus(sp);
+  for (const g of Object.values(sp)) { g.setAttribute("tabindex", "-1"); g.setAttribute("role", "button"); g.setAttribute("focusable", "true"); }
+  if (sp[ui.focus]) sp[ui.focus].setAttribute("tabindex", "0");
   decorateBoard();
+  if (hadFocus && sp[ui.focus]) sp[ui.focus].focus({ preventScroll: true });
+}
+
+function initialFocus(sp) {
+  const placed = Object.values(sp).find((g) => !g.classList.contains("empty"));
+  return (placed || Object.values(sp)[0] || { dataset: {} }).dataset.cell || null;
+}
+
+function setRoving(g) {
+  $("board").querySelectorAll('g.space[tabindex="0"]').forEach((n) => { if (n !== g) n.setAttribute("tabindex", "-1"); });
+  g.setAttribute("tabindex", "0");
+}
+
+// Short animations: a tile placed since the last picture grows in; a figure that left one
+// space for another slides over from where it was (one that came from the supply pops up).
+// None when the reader asked for reduced motion (app.css turns the CSS ones off too).
+function animateChanges(svg) {
+  const cells = new Set();
+  const counts = {}; // "seat fig" -> {cell: count}
+  svg.querySelectorAll("g.space:not(.empty)").forEach((g) => cells.add(g.dataset.cell));
+  svg.querySelectorAll("g.fig").forEach((g) => {
+    const who = `${g.dataset.seat} ${g.dataset.fig}`;
+    (counts[who] = counts[who] || {})[g.dataset.cell] = +g.dataset.count;
+  });
+  const still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+  if (previous) {
+    svg.querySelectorAll("g.space:not(.empty)").forEach((g) => { if (!previous.cells.has(g.dataset.cell)) g.classList.add("fresh"); });
+    const sp = {};
+    svg.querySelectorAll("g.space").forEach((g) => (sp[g.dataset.cell] = g));
+    svg.querySelectorAll("g.fig").forEach((g) => {
+      const who = `${g.dataset.seat} ${g.dataset.fig}`;
+      const before = previous.counts[who] || {};
+      if ((before[g.dataset.cell] || 0) >= +g.dataset.count) return;
+      const now = counts[who] || {};
+      const from = Object.keys(before).find((c) => (now[c] || 0) < before[c] && sp[c]);
+      if (!from || still || !g.animate) { g.classList.add("arrive"); return; }
+      const dx = sp[from].dataset.x - sp[g.dataset.cell].dataset.x;
+      const dy = sp[from].dataset.y - sp[g.dataset.cell].dataset.y;
+      g.classList.add("slide");
+      g.animate([{ transform: `translate(${dx}px, ${dy}px)` }, { transform: "none" }], { duration: 380, easing: "ease-out" });
+    });
+  }
+  previous = { cells, counts };
 }
 
 function spaces() {
@@ -551,41 +864,76 @@ function decorateBoard() {
   const sp = spaces();
   const overlay = svg.querySelector("g.overlay");
   overlay.replaceChildren();
+  const extra = {}; // what the accessible name of a space adds to its description
+  const add = (cell, text) => (extra[cell] = extra[cell] || []).push(text);
   Object.values(sp).forEach((g) => g.classList.remove("target", "target-weak", "picked", "hint"));
   svg.querySelectorAll("g.fig").forEach((g) => g.classList.remove("mine", "selected", "movable"));
   svg.classList.toggle("interactive", !!mine());
-  if (ui.cell && sp[ui.cell]) sp[ui.cell].classList.add("picked");
+  if (ui.cell && sp[ui.cell]) { sp[ui.cell].classList.add("picked"); add(ui.cell, TEXT.selected); }
   if (mine() && S.phase === "tile") {
-    const byCell = tileRotations();
-    for (const [cell, rots] of Object.entries(byCell)) {
+    for (const [cell, rots] of Object.entries(tileRotations())) {
       if (!sp[cell]) continue;
-      sp[cell].classList.add(rots.has(ui.rotation) ? "target" : "target-weak");
+      const fits = rots.has(ui.rotation);
+      sp[cell].classList.add(fits ? "target" : "target-weak");
+      add(cell, fits ? TEXT.fits : TEXT.fitsTurned);
     }
   }
-  if (mine() && (S.phase === "turn" || S.phase === "scoring")) {
+  if (apPhase()) {
     const movable = new Set(legal("move").concat(legal("path")).map((e) => `${figOf(e)}@${e.cells[0]}`));
     svg.querySelectorAll(`g.fig[data-seat="${S.current}"]`).forEach((g) => {
       g.classList.add("mine");
       if (movable.has(`${g.dataset.fig}@${g.dataset.cell}`)) g.classList.add("movable");
-      if (ui.fig && ui.fig.cell === g.dataset.cell && ui.fig.fig === g.dataset.fig) g.classList.add("selected");
+      if (ui.fig && ui.fig.cell === g.dataset.cell && ui.fig.fig === g.dataset.fig) {
+        g.classList.add("selected");
+        ring(overlay, g);
+        add(g.dataset.cell, `${TEXT.selected}: ${(g.querySelector("title") || {}).textContent || ""}`);
+      }
     });
     for (const [dst, e] of Object.entries(moveTargets())) {
       const g = sp[dst];
       if (!g) continue;
       g.classList.add("target");
-      badge(overlay, g, `${e.cost}`, e.verb);
+      badge(overlay, g, `${e.cost}`);
+      add(dst, TEXT.target(e.cost));
     }
   }
   if (ui.hint && ui.hint.state === S.state) {
-    for (const c of ui.hint.cells || []) if (sp[c]) sp[c].classList.add("hint");
+    for (const c of ui.hint.cells || []) if (sp[c]) { sp[c].classList.add("hint"); add(c, TEXT.hinted); }
   }
+  for (const [cell, g] of Object.entries(sp)) g.setAttribute("aria-label", spaceName(g, extra[cell]));
   drawGhost();
+}
+
+// A space's accessible name: the server's description (label, tile, temple value, camp,
+// guard), the figures on it per player, and what choosing it would do now.
+function spaceName(g, extra) {
+  const title = g.querySelector(":scope > title, :scope > g.tile > title");
+  const words = [title ? title.textContent : g.dataset.cell];
+  g.querySelectorAll("g.fig").forEach((f) => {
+    const who = S.seats[+f.dataset.seat];
+    const title = f.querySelector("title");
+    words.push(`${who ? who.name + ", " : ""}${title ? title.textContent : ""}`);
+  });
+  if (extra) words.push(...extra);
+  return words.join("; ");
+}
+
+// A strong mark around the selected figure: a thick ring, drawn over everything.
+function ring(overlay, fig) {
+  const space = fig.closest("g.space");
+  let box;
+  try { box = fig.getBBox(); } catch (e) { return; }
+  const x = +space.dataset.x + box.x + box.width / 2;
+  const y = +space.dataset.y + box.y + box.height / 2;
+  const r = Math.max(box.width, box.height) / 2 + 5;
+  overlay.append(svgEl("circle", { cx: x, cy: y, r: r + 2, class: "sel-ring-bg" }));
+  overlay.append(svgEl("circle", { cx: x, cy: y, r, class: "sel-ring" }));
 }
 
 function badge(overlay, g, text) {
   const x = +g.dataset.x, y = +g.dataset.y;
-  overlay.append(svgEl("circle", { cx: x + 33, cy: y - 2, r: 12, class: "badge-bg" }));
-  const t = svgEl("text", { x: x + 33, y: y + 2, "text-anchor": "middle", class: "badge-text" });
+  overlay.append(svgEl("circle", { cx: x + 30, cy: y - 14, r: 13, class: "badge-bg" }));
+  const t = svgEl("text", { x: x + 30, y: y - 9.5, "text-anchor": "middle", class: "badge-text" });
   t.textContent = text;
   overlay.append(t);
 }
@@ -622,7 +970,13 @@ function onBoardClick(ev) {
   if (!S) return;
   const fig = ev.target.closest("g.fig");
   const space = ev.target.closest("g.space");
-  const cell = space ? space.dataset.cell : null;
+  if (space) ui.focus = space.dataset.cell;
+  choose(space ? space.dataset.cell : null, fig ? { cell: fig.dataset.cell, fig: fig.dataset.fig, seat: +fig.dataset.seat } : null);
+}
+
+// Choosing a space (a click, a tap, Enter): place the tile, pick up or put down a figure,
+// move the picked-up figure there, or show the space's actions.
+function choose(cell, fig) {
   if (mine() && S.phase === "tile") {
     if (!cell) return;
     const rots = tileRotations()[cell];
@@ -633,15 +987,14 @@ function onBoardClick(ev) {
       ui.rotation = order.find((r) => rots.has(r));
       renderTileCard();
       decorateBoard();
-      TK.toast(`Turned the tile so that it fits on ${cell}; click again to place it.`);
+      notify(TEXT.turnedToFit(cell));
       return;
     }
     act(`tile ${cell} ${ui.rotation}`); // the engine explains why not
     return;
   }
-  const apPhase = mine() && (S.phase === "turn" || S.phase === "scoring");
-  if (apPhase && fig && +fig.dataset.seat === S.current) {
-    const f = { cell: fig.dataset.cell, fig: fig.dataset.fig };
+  if (apPhase() && fig && fig.seat === S.current) {
+    const f = { cell: fig.cell, fig: fig.fig };
     if (ui.fig && ui.fig.cell === f.cell && ui.fig.fig === f.fig) ui.fig = null;
     else if (ui.fig && ui.fig.cell !== f.cell && moveTargets()[f.cell]) { act(moveTargets()[f.cell].action); return; }
     else ui.fig = f;
@@ -651,7 +1004,7 @@ function onBoardClick(ev) {
     return;
   }
   if (!cell) return;
-  if (apPhase && ui.fig) {
+  if (apPhase() && ui.fig) {
     const t = moveTargets()[cell];
     if (t) { act(t.action); ui.fig = { cell, fig: ui.fig.fig }; ui.cell = cell; return; }
     // Not a target: ask anyway, so the engine says why not (not neighbours, no stones...).
@@ -663,19 +1016,123 @@ function onBoardClick(ev) {
   decorateBoard();
 }
 
+// Enter on a space: the figures of the player to act there are picked up in turn (worker,
+// leader, then none), a target of the picked-up figure receives it, any other space is
+// chosen as by a click.
+function chooseByKey(cell) {
+  if (apPhase()) {
+    const own = [...spaces()[cell].querySelectorAll(`g.fig[data-seat="${S.current}"]`)].map((g) => ({ cell, fig: g.dataset.fig, seat: S.current }));
+    const targets = moveTargets();
+    if (ui.fig && ui.fig.cell !== cell && targets[cell]) { choose(cell, null); return; }
+    if (own.length) {
+      const at = ui.fig && ui.fig.cell === cell ? own.findIndex((f) => f.fig === ui.fig.fig) : -1;
+      if (at + 1 < own.length) { ui.fig = null; choose(cell, own[at + 1]); }
+      else { ui.fig = null; ui.cell = cell; renderSelection(); decorateBoard(); }
+      return;
+    }
+  }
+  choose(cell, null);
+}
+
+// Arrow keys walk the hex grid by the spaces' centres (data-x, data-y): up and down to the
+// space straight above or below, left and right to the nearest space of the next column,
+// alternating up and down so that repeated presses keep to a row.
+function neighbour(from, key) {
+  const sp = spaces();
+  const a = sp[from];
+  if (!a) return null;
+  const ax = +a.dataset.x, ay = +a.dataset.y;
+  let best = null, bestScore = Infinity;
+  for (const [cell, g] of Object.entries(sp)) {
+    if (cell === from) continue;
+    const dx = +g.dataset.x - ax, dy = +g.dataset.y - ay;
+    let score;
+    if (key === "ArrowUp" || key === "ArrowDown") {
+      if (Math.abs(dx) > 1 || (key === "ArrowUp" ? dy >= 0 : dy <= 0)) continue;
+      score = Math.abs(dy);
+    } else {
+      if ((key === "ArrowLeft" ? dx >= -1 : dx <= 1) || Math.abs(dy) > Math.abs(dx)) continue;
+      score = Math.abs(dx) * 1000 + Math.abs(dy) * 2 + (Math.sign(dy) === ui.lean ? 0 : 1);
+    }
+    if (score < bestScore) { bestScore = score; best = cell; }
+  }
+  if (best && (key === "ArrowLeft" || key === "ArrowRight")) ui.lean = -ui.lean;
+  return best;
+}
+
+function onBoardKey(ev) {
+  const g = ev.target.closest && ev.target.closest("g.space");
+  if (!g || !S) return;
+  const cell = g.dataset.cell;
+  if (ev.key.startsWith("Arrow")) {
+    ev.preventDefault();
+    const next = neighbour(cell, ev.key);
+    if (next) { const n = spaces()[next]; ui.focus = next; setRoving(n); n.focus(); }
+    return;
+  }
+  if (ev.key === "Enter" || ev.key === " ") {
+    ev.preventDefault();
+    chooseByKey(cell);
+  }
+}
+
+// ------------------------------------------------------------------ zoom
+
+const ZOOMS = [1, 1.5, 2, 3];
+
+function applyZoom() {
+  const svg = $("board").querySelector("svg");
+  const wrap = $("board-wrap");
+  wrap.classList.toggle("zoomed", ui.zoom > 1);
+  if (svg) svg.style.width = ui.zoom > 1 ? `${ui.zoom * 100}%` : "";
+  const cue = $("pan-cue");
+  cue.hidden = ui.zoom <= 1;
+  cue.textContent = ui.zoom > 1 ? TEXT.zoomed : "";
+  $("zoom-out").disabled = ui.zoom <= ZOOMS[0];
+  $("zoom-in").disabled = ui.zoom >= ZOOMS[ZOOMS.length - 1];
+  $("zoom-fit").disabled = ui.zoom === 1;
+}
+
+function zoom(d) {
+  const i = ZOOMS.indexOf(ui.zoom);
+  ui.zoom = d === 0 ? 1 : ZOOMS[Math.max(0, Math.min(ZOOMS.length - 1, i + d))];
+  applyZoom();
+  const f = ui.focus && spaces()[ui.focus];
+  if (f && f.scrollIntoView) f.scrollIntoView({ block: "nearest", inline: "center" });
+}
+
+// ------------------------------------------------------------------ keys
+
 document.addEventListener("keydown", (ev) => {
-  if (!S || ev.target.closest("input, textarea, select")) return;
-  if (ev.key === "Escape") { ui.fig = null; ui.cell = null; renderSelection(); decorateBoard(); document.querySelector(".modal")?.remove(); }
+  if (!S || ev.target.closest("input, textarea, select") || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  if (ev.key === "Escape") {
+    const modal = document.querySelector(".modal");
+    if (modal) { modal.remove(); return; }
+    ui.fig = null; ui.cell = null; renderSelection(); decorateBoard();
+    return;
+  }
+  if (ev.key === "+" || ev.key === "=") { zoom(1); return; }
+  if (ev.key === "-") { zoom(-1); return; }
   if (!mine()) return;
   if ((ev.key === "r" || ev.key === "R") && S.phase === "tile") rotate(ev.shiftKey ? -1 : 1);
-  if (ev.key === "u" && S.can_undo) send({ type: "undo", state: S.state });
-  if (ev.key === "h") askHint();
+  if ((ev.key === "u" || ev.key === "U") && S.can_undo) send({ type: "undo", state: S.state });
+  if (ev.key === "h" || ev.key === "H") askHint();
 });
+
+function setupPage() {
+  $("zoom-in").addEventListener("click", () => zoom(1));
+  $("zoom-out").addEventListener("click", () => zoom(-1));
+  $("zoom-fit").addEventListener("click", () => zoom(0));
+  $("keys-cue").textContent = TEXT.keysCue;
+  $("keys").replaceChildren(...TEXT.keys.flatMap(([k, what]) => [h("dt", {}, h("kbd", {}, k)), h("dd", {}, what)]));
+  applyZoom();
+}
 
 // For tests and debugging: the current state message.
 window.tikal = { get state() { return S; }, ui };
 
+setupPage();
 if (token) TK.saveGame(gameId, { token });
-TK.loadRules();
+TK.loadRules().then(() => { if (S) renderAuction(); });
 connect();
 setInterval(() => { if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify({ type: "ping" })); }, 25000);
