@@ -14,6 +14,7 @@ import httpx
 import pytest
 from playwright import sync_api
 
+from tikal.loadtest import legal_actions
 from web_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, ServerProcess
 
 axe_module = pytest.importorskip("axe_playwright_python.sync_playwright")
@@ -49,7 +50,7 @@ def game(server: ServerProcess) -> dict[str, Any]:
     headers = {"X-Tikal-Token": created["hotseat_token"]}
     url = f"{server.url}/api/games/{created['id']}"
     state = httpx.get(url, headers=headers, timeout=10).json()
-    first = state["legal"]["tile"]["rows"][0][state["legal"]["tile"]["keys"].index("action")]
+    first = legal_actions(state)[0]
     at = state["state"]
     for action in (first, "put W A5"):
         r = httpx.post(f"{url}/actions", headers=headers, timeout=10,
@@ -162,7 +163,7 @@ def test_other_players_moves_and_the_turn_are_announced(
     wait_state(page, "!S.your_turn && S.phase === 'tile'")
     page.wait_for_selector("svg.board g.space[aria-label]")
     state = httpx.get(url, headers=ann, timeout=10).json()
-    tile = state["legal"]["tile"]["rows"][0][state["legal"]["tile"]["keys"].index("action")]
+    tile = legal_actions(state)[0]
     for action in (tile, "put W A5", "end"):
         r = httpx.post(f"{url}/actions", headers=ann, timeout=10,
                        json={"action": action, "state": state["state"]})
