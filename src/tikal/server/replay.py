@@ -14,6 +14,7 @@ from ..errors import NotationError, RecordError
 from ..game import Game
 from ..messages import render
 from ..seats import seat_look
+from ..state import ScoreEvent
 from .errors import ServerError
 from .limits import MAX_NAME
 from .manager import Manager, plausible_id
@@ -111,6 +112,8 @@ class Replay:
         self.final = Game.from_record(self.record)
         self.names = names
         self.checkpoints: list[Game] = []
+        self._steps: dict[str, list[dict[str, Any]]] = {}
+        self._events: list[list[ScoreEvent]] = []
         self.meta = self._describe_steps()
 
     @staticmethod
@@ -124,6 +127,23 @@ class Replay:
         for entry in self.steps[base * CHECKPOINT : step]:
             self._advance(game, entry)
         return game
+
+    def steps_in(self, language: str) -> list[dict[str, Any]]:
+        """Every step with its texts in ``language`` (rendered once per language)."""
+        found = self._steps.get(language)
+        if found is None:
+            final, names = self.final, self.names
+            found = [
+                {**entry,
+                 "text": render(final.describe(step.action), "log", names, language),
+                 "chance": [render(final.describe(c), "log", names, language)
+                            for c in step.chance],
+                 "scores": [score_line(e, names, language) for e in events]}
+                for entry, step, events in zip(self.meta, self.steps, self._events, strict=True)
+                if step.action is not None
+            ]
+            self._steps[language] = found
+        return found
 
     def _describe_steps(self) -> list[dict[str, Any]]:
         """Seat, notation and text of every step; texts from the final game, which can
@@ -146,21 +166,23 @@ class Replay:
                 "chance": [render(final.describe(c), "log", names) for c in step.chance],
                 "scores": [score_line(e, names) for e in game.score_events[scored:]],
             })
+            self._events.append(list(game.score_events[scored:]))
+        self._steps["en"] = out
         return out
 
     @property
     def total(self) -> int:
         return len(self.steps)
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self, language: str = "en") -> dict[str, Any]:
         g = self.final
         return {
             "id": self.replay_id,
             "rules": g.rules.name,
             "players": g.players,
-            "seats": [seat_json(p, self.names[p]) for p in range(g.players)],
+            "seats": [seat_json(p, self.names[p], language=language) for p in range(g.players)],
             "total": self.total,
-            "steps": self.meta,
+            "steps": self.steps_in(language),
             "over": g.is_over,
             "scores": list(g.scores),
             "winners": g.winners,

@@ -20,7 +20,7 @@ const ui = { rotation: 0, fig: null, cell: null, hint: null, refusal: null, hove
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(gameId)}`);
+  ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(gameId)}?lang=${encodeURIComponent(TK.lang)}`);
   ws.onopen = () => {
     retry = 0;
     ws.send(JSON.stringify({ type: "hello", token: token || null }));
@@ -38,13 +38,13 @@ function connect() {
 function setConn(on) {
   const c = $("conn");
   c.className = "conn " + (on ? "on" : "off");
-  c.title = on ? "connected" : "reconnecting…";
-  if (!on && S) $("status").textContent = "Reconnecting…";
+  c.title = on ? TK.t("conn.on") : TK.t("conn.off");
+  if (!on && S) $("status").textContent = TK.t("status.reconnecting");
 }
 
 function send(msg) {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
-  else TK.toast("Not connected; retrying…", "error");
+  else TK.toast(TK.t("toast.not_connected"), "error");
 }
 
 function act(action) {
@@ -115,19 +115,19 @@ function onMessage(msg) {
     // the move was stored; the delta that follows shows it
   } else if (msg.type === "error") {
     if (msg.code === "unknown_game") {
-      $("status").textContent = "No such game";
+      $("status").textContent = TK.t("game.no_such_game");
       $("board").innerHTML = "";
-      $("turn-card").replaceChildren(h("p", {}, msg.message), h("a", { class: "btn", href: "/" }, "Start a new game"));
+      $("turn-card").replaceChildren(h("p", {}, msg.message), h("a", { class: "btn", href: "/" }, TK.t("game.start_new")));
       return;
     }
     if (msg.code === "bad_token") {
       token = null; // reconnect as a spectator
-      TK.toast("This invite link is not valid for this game: you are watching as a spectator.", "error");
+      TK.toast(TK.t("toast.bad_token"), "error");
       return;
     }
-    if (msg.code === "stale") { TK.toast("The game moved on; your screen is up to date now."); return; }
+    if (msg.code === "stale") { TK.toast(TK.t("toast.stale")); return; }
     if (msg.code === "hint_busy") return; // the hint asked for earlier is on its way
-    if (msg.code === "rate_limited") { TK.toast(`Slow down: ${msg.message}`, "error"); return; }
+    if (msg.code === "rate_limited") { TK.toast(TK.t("toast.slow_down", { message: msg.message }), "error"); return; }
     ui.refusal = msg;
     TK.toast(TK.refusal(msg), "error");
     renderTurnCard();
@@ -164,12 +164,12 @@ const OWN_CONTROLS = new Set(["tile", "move", "end", "bid", "pass", "pick"]);
 
 function seatLabel(p, withChip = true) {
   const s = seat(p);
-  const you = S.you.includes(p) && s.name.toLowerCase() !== "you" ? " (you)" : "";
-  const bot = s.kind === "bot" ? ` (bot: ${s.level})` : "";
-  return h("span", { class: "who" }, withChip ? TK.chip(s) : null, " ", s.name + (you || bot));
+  const you = S.you.includes(p) && s.name.toLowerCase() !== "you" && s.name !== TK.t("player.you");
+  const text = you ? TK.t("seat.you", { name: s.name }) : s.kind === "bot" ? TK.t("seat.bot", { name: s.name, level: s.level }) : s.name;
+  return h("span", { class: "who" }, withChip ? TK.chip(s) : null, " ", text);
 }
 
-function costBadge(cost) { return cost === undefined || cost === null ? null : h("span", { class: "cost" }, `${cost} AP`); }
+function costBadge(cost) { return cost === undefined || cost === null ? null : h("span", { class: "cost" }, TK.t("cost", { cost })); }
 
 function button(label, action, opts = {}) {
   const b = h("button", { class: "btn " + (opts.cls || ""), title: opts.title || action, "data-action": action }, label, costBadge(opts.cost));
@@ -180,7 +180,7 @@ function button(label, action, opts = {}) {
 // ------------------------------------------------------------------ render
 
 function render() {
-  document.title = `Tikal ${S.rules} – ${S.over ? "game over" : seat(S.current).name + " to play"}`;
+  document.title = S.over ? TK.t("title.over", { rules: TK.t("ruleset." + S.rules) }) : TK.t("title.to_play", { rules: TK.t("ruleset." + S.rules), name: seat(S.current).name });
   if (S.drawn && S.drawn.tile !== lastDrawn) {
     lastDrawn = S.drawn.tile;
     const rots = new Set(legal("tile").map((e) => e.rotation));
@@ -188,7 +188,7 @@ function render() {
   }
   if (!S.drawn) lastDrawn = null;
   if (lastCurrent !== null && lastCurrent !== S.current && S.you.length > 1 && S.you.includes(S.current) && !S.over) {
-    TK.toast(h("span", {}, "Hot-seat: pass the device to ", seatLabel(S.current)));
+    TK.toast(h("span", {}, ...TK.tn("toast.pass_device", { player: seatLabel(S.current) })));
   }
   lastCurrent = S.current;
   if (ui.fig && !figureExists(ui.fig)) ui.fig = null;
@@ -206,10 +206,10 @@ function render() {
 }
 
 function statusLine() {
-  if (S.over) return h("span", {}, "Game over");
+  if (S.over) return h("span", {}, TK.t("status.game_over"));
   const who = seatLabel(S.current);
-  const phase = { tile: "places a tile", turn: "is playing", scoring: "takes a scoring turn", auction: "bids", pick: "picks a tile" }[S.phase] || S.phase;
-  return h("span", {}, S.spectator ? "Watching · " : "", who, " ", phase);
+  const phase = h("span", {}, ...(["tile", "turn", "scoring", "auction", "pick"].includes(S.phase) ? TK.tn("phase." + S.phase, { player: who }) : [who, " ", S.phase]));
+  return S.spectator ? h("span", {}, ...TK.tn("status.watching", { status: phase })) : phase;
 }
 
 function figureExists(f) {
@@ -224,14 +224,14 @@ function renderTurnCard() {
   const parts = [];
   const cur = seat(S.current);
   if (S.over) {
-    const names = S.winners.map((p) => seat(p).name).join(" and ");
-    parts.push(h("div", { class: "turn-banner" }, `Game over: ${names} ${S.winners.length > 1 ? "share the win" : "wins"}`));
-    parts.push(h("div", { class: "row" }, h("button", { class: "btn primary", onclick: showGameOver }, "Final scores"), h("a", { class: "btn", href: `/replay/${gameId}` }, "Replay")));
+    const names = TK.list(S.winners.map((p) => seat(p).name));
+    parts.push(h("div", { class: "turn-banner" }, S.winners.length > 1 ? TK.t("over.shared", { names }) : TK.t("over.winner", { name: names })));
+    parts.push(h("div", { class: "row" }, h("button", { class: "btn primary", onclick: showGameOver }, TK.t("game.final_scores")), h("a", { class: "btn", href: `/replay/${gameId}` }, TK.t("nav.replay"))));
   } else {
     const banner = h("div", { class: "turn-banner" + (mine() ? " mine" : "") });
-    if (mine()) banner.append(TK.chip(cur), " Your turn" + (S.you.length > 1 ? ` (${cur.name})` : ""));
-    else if (cur.kind === "bot") banner.append(TK.chip(cur), ` ${cur.name} (bot) is thinking…`);
-    else banner.append(TK.chip(cur), ` Waiting for ${cur.name}`);
+    if (mine()) banner.append(TK.chip(cur), " " + (S.you.length > 1 ? TK.t("game.your_turn_as", { name: cur.name }) : TK.t("game.your_turn")));
+    else if (cur.kind === "bot") banner.append(TK.chip(cur), " " + TK.t("game.bot_thinking", { name: cur.name }));
+    else banner.append(TK.chip(cur), " " + TK.t("game.waiting_for", { name: cur.name }));
     parts.push(banner);
     parts.push(h("p", { class: "hint-text" }, phaseHelp()));
     if (S.phase === "turn" || S.phase === "scoring") parts.push(apPips());
@@ -239,22 +239,22 @@ function renderTurnCard() {
       const row = h("div", { class: "row" });
       if (S.phase === "turn" || S.phase === "scoring") {
         const end = legal("end")[0];
-        row.append(button(S.phase === "scoring" ? "End turn & score" : "End turn", end ? end.action : "end", { cls: "primary", title: end ? end.text : "" }));
+        row.append(button(S.phase === "scoring" ? TK.t("game.end_turn_score") : TK.t("game.end_turn"), end ? end.action : "end", { cls: "primary", title: end ? end.text : "" }));
       }
-      const undo = h("button", { class: "btn", id: "undo", disabled: !S.can_undo, title: "take back the last action of this turn (never across a reveal) [U]" }, "\u21b6 Undo");
+      const undo = h("button", { class: "btn", id: "undo", disabled: !S.can_undo, title: TK.t("game.undo_title") }, TK.t("game.undo"));
       undo.addEventListener("click", () => send({ type: "undo", state: S.state }));
-      const hint = h("button", { class: "btn", id: "hint", title: "ask the strongest bot for a suggestion [H]" }, "? Hint");
-      hint.addEventListener("click", () => { if (askHint()) { hint.disabled = true; hint.textContent = "Thinking…"; } });
+      const hint = h("button", { class: "btn", id: "hint", title: TK.t("game.hint_title") }, TK.t("game.hint"));
+      hint.addEventListener("click", () => { if (askHint()) { hint.disabled = true; hint.textContent = TK.t("game.thinking"); } });
       if (S.phase !== "auction" && S.phase !== "pick") row.append(undo);
       row.append(hint);
       parts.push(row);
     }
   }
   if (ui.hint && S && ui.hint.state === S.state) {
-    const play = h("button", { class: "btn small primary" }, "Play it");
+    const play = h("button", { class: "btn small primary" }, TK.t("game.play_it"));
     play.addEventListener("click", () => act(ui.hint.action));
     parts.push(h("div", { class: "refusal", style: "border-color:#b02fa0;background:#fbeefa", id: "hint-box" },
-      h("strong", {}, "Suggestion: "), ui.hint.text, " ", h("code", {}, ui.hint.action), " ", play));
+      h("strong", {}, TK.t("game.suggestion"), " "), ui.hint.text, " ", h("code", {}, ui.hint.action), " ", play));
   }
   if (ui.refusal) parts.push(h("div", { class: "refusal", id: "refusal" }, TK.refusal(ui.refusal)));
   card.replaceChildren(...parts);
@@ -262,21 +262,21 @@ function renderTurnCard() {
 
 function phaseHelp() {
   const cur = seat(S.current);
-  if (S.phase === "tile") return mine() ? "Place the drawn tile: turn it, then click a highlighted space (solid = fits as turned, dashed = fits turned another way)." : `${cur.name} is placing a tile.`;
-  if (S.phase === "turn") return mine() ? "Spend action points: click one of your figures to move it, or click a tile to see its actions." : `${cur.name} is spending action points.`;
+  if (S.phase === "tile") return mine() ? TK.t("help.tile_mine") : TK.t("help.tile_other", { name: cur.name });
+  if (S.phase === "turn") return mine() ? TK.t("help.turn_mine") : TK.t("help.turn_other", { name: cur.name });
   if (S.phase === "scoring") {
     const order = S.scoring.queue.map((p) => seat(p).name).join(" \u2192 ");
-    return `${S.scoring.final ? "Final scoring" : "Scoring round " + S.scoring.rounds}: each player takes a scoring turn, then scores (still to score: ${order}).`;
+    return S.scoring.final ? TK.t("help.final_scoring", { order }) : TK.t("help.scoring_round", { round: S.scoring.rounds, order });
   }
-  if (S.phase === "auction") return "Auction: bid for the right to take the next turn, or pass.";
-  if (S.phase === "pick") return mine() ? "You won the auction: pick one of the revealed tiles." : `${cur.name} picks a tile.`;
+  if (S.phase === "auction") return TK.t("help.auction");
+  if (S.phase === "pick") return mine() ? TK.t("help.pick_mine") : TK.t("help.pick_other", { name: cur.name });
   return "";
 }
 
 function apPips() {
-  const box = h("div", { class: "ap", "aria-label": `${S.ap} of ${S.ap_max} action points left` });
+  const box = h("div", { class: "ap", "aria-label": TK.t("ap.label", { ap: S.ap, max: S.ap_max }) });
   for (let i = 0; i < S.ap_max; i++) box.append(h("span", { class: "pip" + (i < S.ap ? " full" : "") }));
-  box.append(h("span", { class: "ap-text", id: "ap" }, `${S.ap} AP left`));
+  box.append(h("span", { class: "ap-text", id: "ap" }, TK.t("ap.left", { ap: S.ap })));
   return box;
 }
 
@@ -293,14 +293,14 @@ function renderTileCard() {
   if (!S.drawn || S.over) { card.hidden = true; return; }
   card.hidden = false;
   const pic = h("div", { html: S.drawn.svgs[ui.rotation] });
-  const items = [h("h2", {}, mine() ? "Your tile" : "Drawn tile"), h("div", { class: "tile-pic" }, pic, h("div", {}, h("strong", {}, S.drawn.describe), h("div", { class: "hint-text" }, `${S.drawn.tile} · turned ${ui.rotation}`)))];
+  const items = [h("h2", {}, mine() ? TK.t("tile.yours") : TK.t("tile.drawn")), h("div", { class: "tile-pic" }, pic, h("div", {}, h("strong", {}, S.drawn.describe), h("div", { class: "hint-text" }, TK.t("tile.turned", { tile: S.drawn.tile, rotation: ui.rotation }))))];
   if (mine()) {
-    const left = h("button", { class: "btn", id: "rot-left", title: "turn anticlockwise [Shift+R]", "aria-label": "turn anticlockwise" }, "\u27f2");
-    const right = h("button", { class: "btn", id: "rot-right", title: "turn clockwise [R]", "aria-label": "turn clockwise" }, "\u27f3");
+    const left = h("button", { class: "btn", id: "rot-left", title: TK.t("tile.left_title"), "aria-label": TK.t("tile.left") }, "\u27f2");
+    const right = h("button", { class: "btn", id: "rot-right", title: TK.t("tile.right_title"), "aria-label": TK.t("tile.right") }, "\u27f3");
     left.addEventListener("click", () => rotate(-1));
     right.addEventListener("click", () => rotate(1));
     const fits = legal("tile").filter((e) => e.rotation === ui.rotation).length;
-    items.push(h("div", { class: "row" }, left, right, h("span", { class: "hint-text" }, fits ? `${fits} space(s) fit as turned` : "no space fits as turned: rotate")));
+    items.push(h("div", { class: "row" }, left, right, h("span", { class: "hint-text" }, fits ? TK.t("tile.fits", { count: fits }) : TK.t("tile.no_fit"))));
   }
   card.replaceChildren(...items);
 }
@@ -318,32 +318,32 @@ function renderAuction() {
   const show = (S.phase === "auction" || S.phase === "pick") && !S.over;
   if (!show && !(S.rule_set.auction && S.display.length)) { card.hidden = true; return; }
   card.hidden = false;
-  const items = [h("h2", {}, "Auction")];
+  const items = [h("h2", {}, TK.t("auction.title"))];
   const disp = h("div", { class: "auction-display" });
   const picks = new Map(legal("pick").map((e) => [e.tile_id, e]));
   for (const d of S.display) {
     const cell = h("div", { class: "disp" }, h("div", { html: d.svg }), d.describe);
     const pick = picks.get(d.tile);
-    if (pick) cell.append(button("Pick", pick.action, { cls: "small primary", title: pick.text }));
+    if (pick) cell.append(button(TK.t("auction.pick"), pick.action, { cls: "small primary", title: pick.text }));
     disp.append(cell);
   }
   items.push(disp);
   if (S.phase === "auction") {
     const a = S.auction;
-    const high = a.high_bidder === null ? "no bid yet" : `${seat(a.high_bidder).name} bids ${a.high_bid}`;
-    items.push(h("p", {}, `Highest: ${high}. `, a.passed.length ? `Passed: ${a.passed.map((p) => seat(p).name).join(", ")}.` : ""));
+    const high = a.high_bidder === null ? TK.t("auction.no_bid") : TK.t("auction.bids", { name: seat(a.high_bidder).name, amount: a.high_bid });
+    items.push(h("p", {}, TK.t("auction.highest", { high }), " ", a.passed.length ? TK.t("auction.passed", { names: TK.list(a.passed.map((p) => seat(p).name)) }) : ""));
     if (mine()) {
       const bids = legal("bid");
       const min = bids.length ? bids[0].amount : null;
       const max = bids.length ? bids[bids.length - 1].amount : null;
-      const input = h("input", { type: "number", id: "bid-amount", min: min ?? 0, max: max ?? 0, value: min ?? 0, "aria-label": "bid amount" });
-      const bid = h("button", { class: "btn primary", id: "bid", disabled: min === null }, "Bid");
+      const input = h("input", { type: "number", id: "bid-amount", min: min ?? 0, max: max ?? 0, value: min ?? 0, "aria-label": TK.t("auction.amount") });
+      const bid = h("button", { class: "btn primary", id: "bid", disabled: min === null }, TK.t("auction.bid"));
       bid.addEventListener("click", () => {
         const offer = bids.find((e) => String(e.amount) === String(input.value));
         act(offer ? offer.action : `bid ${input.value}`); // an amount not on offer: the engine explains
       });
       const pass = legal("pass")[0];
-      items.push(h("div", { class: "bid-row" }, input, bid, button("Pass", pass ? pass.action : "pass")), h("p", { class: "hint-text" }, min === null ? "You cannot outbid: pass." : `Bid ${min}–${max} (your score is your capital).`));
+      items.push(h("div", { class: "bid-row" }, input, bid, button(TK.t("auction.pass"), pass ? pass.action : "pass")), h("p", { class: "hint-text" }, min === null ? TK.t("auction.cannot") : TK.t("auction.range", { min, max })));
     }
   }
   card.replaceChildren(...items);
@@ -368,8 +368,8 @@ function renderActions() {
     for (const e of entries.slice(0, 24)) row.append(actionButton(e));
     list.append(row);
   }
-  if (!list.children.length) list.append(h("p", { class: "hint-text" }, "Only moves are possible now (click a figure), or end the turn."));
-  card.replaceChildren(h("h2", {}, "Actions now"), list);
+  if (!list.children.length) list.append(h("p", { class: "hint-text" }, TK.t("actions.only_moves")));
+  card.replaceChildren(h("h2", {}, TK.t("actions.title")), list);
 }
 
 // The selected space: what is on it, and the legal actions on it alone (moves are made
@@ -379,10 +379,10 @@ function spaceActions(cell) {
 }
 
 function describeSpace(entry) {
-  const parts = [entry.kind];
-  if (entry.level !== undefined) parts.push(`value ${entry.level}` + (entry.printed !== undefined && entry.level !== entry.printed ? ` (printed ${entry.printed})` : ""));
-  if (entry.tokens !== undefined) parts.push(`${entry.tokens} treasure(s) left face down`);
-  return parts.join(", ");
+  const parts = [TK.term("kind." + entry.kind, entry.kind)];
+  if (entry.level !== undefined) parts.push(entry.printed !== undefined && entry.level !== entry.printed ? TK.t("space.value_printed", { level: entry.level, printed: entry.printed }) : TK.t("space.value", { level: entry.level }));
+  if (entry.tokens !== undefined) parts.push(TK.t("space.tokens", { count: entry.tokens }));
+  return parts.join(TK.lang === "ja" ? "、" : ", ");
 }
 
 function renderSelection() {
@@ -390,27 +390,27 @@ function renderSelection() {
   if (!ui.cell || !S) { card.hidden = true; return; }
   const entry = (S.position.board || []).find((b) => b.at === ui.cell);
   card.hidden = false;
-  const items = [h("h2", {}, `Space ${ui.cell}`)];
+  const items = [h("h2", {}, TK.t("space.title", { cell: ui.cell }))];
   if (!entry) {
-    items.push(h("p", {}, "An empty space."));
+    items.push(h("p", {}, TK.t("space.empty")));
   } else {
     items.push(h("p", {}, describeSpace(entry)));
-    if (entry.camp !== undefined) items.push(h("p", {}, seatLabel(entry.camp), "'s camp"));
-    if (entry.guard) items.push(h("p", {}, "Guarded by ", seatLabel(entry.guard.player)));
+    if (entry.camp !== undefined) items.push(h("p", {}, ...TK.tn("space.camp", { player: seatLabel(entry.camp) })));
+    if (entry.guard) items.push(h("p", {}, ...TK.tn("space.guard", { player: seatLabel(entry.guard.player) })));
     const figs = [];
     S.position.figures.forEach((f, p) => {
       const n = f.workers[ui.cell] || 0;
       const lead = f.leader === ui.cell;
-      if (n || lead) figs.push(h("div", {}, seatLabel(p), `: ${n} worker(s)${lead ? " + leader" : ""}`));
+      if (n || lead) figs.push(h("div", {}, ...TK.tn(lead ? "space.workers_leader" : "space.workers", { player: seatLabel(p), count: n })));
     });
     if (figs.length) items.push(...figs);
   }
   if (mine() && (S.phase === "turn" || S.phase === "scoring")) {
     const here = spaceActions(ui.cell);
     if (here.length) items.push(h("div", { class: "row" }, ...here.map((e) => actionButton(e))));
-    else if (entry) items.push(h("p", { class: "hint-text" }, "No action on this space now."));
+    else if (entry) items.push(h("p", { class: "hint-text" }, TK.t("space.no_action")));
   }
-  const close = h("button", { class: "btn small" }, "Close");
+  const close = h("button", { class: "btn small" }, TK.t("close"));
   close.addEventListener("click", () => { ui.cell = null; renderSelection(); decorateBoard(); });
   items.push(close);
   card.replaceChildren(...items);
@@ -426,23 +426,23 @@ function renderPlayers() {
     const row = h("div", { class: "player" + (p.seat === S.current && !S.over ? " current" : ""), "data-seat": p.seat });
     row.append(TK.chip(p, false, 24));
     const tags = [];
-    if (S.you.includes(p.seat)) tags.push(h("span", { class: "tag" }, "you"));
-    if (p.kind === "bot") tags.push(h("span", { class: "tag" }, `bot: ${p.level}`));
-    if (S.over && S.winners.includes(p.seat)) tags.push(h("span", { class: "tag" }, "\u2605 winner"));
-    if (p.seat === S.current && !S.over) tags.push(h("span", { class: "tag" }, "\u25b6 to play"));
+    if (S.you.includes(p.seat)) tags.push(h("span", { class: "tag" }, TK.t("player.you")));
+    if (p.kind === "bot") tags.push(h("span", { class: "tag" }, TK.t("player.bot", { level: p.level })));
+    if (S.over && S.winners.includes(p.seat)) tags.push(h("span", { class: "tag" }, TK.t("player.winner")));
+    if (p.seat === S.current && !S.over) tags.push(h("span", { class: "tag" }, TK.t("player.to_play")));
     row.append(h("div", { class: "name" }, p.name, ...tags));
-    row.append(h("div", { class: "score", title: "score" }, p.score));
+    row.append(h("div", { class: "score", title: TK.t("player.score") }, p.score));
     const details = h("div", { class: "details" });
-    const tr = h("span", { title: "treasures by type" });
+    const tr = h("span", { title: TK.t("player.treasures") });
     const types = Object.entries(p.treasures);
     if (types.length) types.forEach(([t, n]) => tr.append(TK.treasure(t, n), " "));
-    else tr.append("no treasures");
+    else tr.append(TK.t("player.no_treasures"));
     details.append(tr);
-    details.append(h("span", {}, `supply ${p.supply_workers}W${p.leader === "supply" ? "+L" : ""}`));
-    if (actions.includes("camp")) details.append(h("span", {}, `camps ${p.camps_left}`));
-    if (actions.includes("guard")) details.append(h("span", {}, `guards ${p.guards_left}`));
-    if (S.rule_set.auction) details.append(h("span", {}, p.marker ? "marker up" : "marker down"));
-    details.append(h("span", { title: "points if scored now" }, `now worth ${p.temple_points + p.treasure_points}`));
+    details.append(h("span", {}, TK.t(p.leader === "supply" ? "player.supply_leader" : "player.supply", { workers: p.supply_workers })));
+    if (actions.includes("camp")) details.append(h("span", {}, TK.t("player.camps", { count: p.camps_left })));
+    if (actions.includes("guard")) details.append(h("span", {}, TK.t("player.guards", { count: p.guards_left })));
+    if (S.rule_set.auction) details.append(h("span", {}, p.marker ? TK.t("player.marker_up") : TK.t("player.marker_down")));
+    details.append(h("span", { title: TK.t("player.worth_title") }, TK.t("player.worth", { points: p.temple_points + p.treasure_points })));
     row.append(details);
     box.append(row);
   }
@@ -457,7 +457,7 @@ function renderLog() {
     const s = seat(line.seat);
     const kind = line.kind === "action" ? "" : line.kind;
     const text = line.text;
-    box.append(h("div", { class: "line " + kind }, TK.chip(s, false, 16), h("span", {}, `${s.name} ${text}`), line.notation && kind !== "chance" ? h("span", { class: "notation" }, line.notation) : null));
+    box.append(h("div", { class: "line " + kind }, TK.chip(s, false, 16), h("span", {}, TK.t("log.line", { name: s.name, text })), line.notation && kind !== "chance" ? h("span", { class: "notation" }, line.notation) : null));
   }
   if (atBottom || lines.length < 12) box.scrollTop = box.scrollHeight;
 }
@@ -466,20 +466,20 @@ function renderLinks() {
   const card = $("links-card");
   const saved = TK.myGames()[gameId] || {};
   const spectator = `${location.origin}/play/${gameId}`;
-  const items = [h("h2", {}, "Links")];
+  const items = [h("h2", {}, TK.t("links.title"))];
   if (saved.links && saved.links.length) {
     for (const l of saved.links) {
-      const b = h("button", { class: "btn small" }, "Copy");
+      const b = h("button", { class: "btn small" }, TK.t("copy"));
       b.addEventListener("click", () => TK.copy(l.url, b));
-      items.push(h("div", { class: "row" }, `Invite for ${l.name}:`, b));
+      items.push(h("div", { class: "row" }, TK.t("links.invite", { name: l.name }), b));
     }
   }
-  const sb = h("button", { class: "btn small" }, "Copy");
+  const sb = h("button", { class: "btn small" }, TK.t("copy"));
   sb.addEventListener("click", () => TK.copy(spectator, sb));
-  items.push(h("div", { class: "row" }, "Spectator link:", sb));
-  items.push(h("div", { class: "row" }, h("a", { class: "btn small", href: `/api/games/${gameId}/record`, download: `tikal-${gameId}.json` }, "Download record"), h("a", { class: "btn small", href: `/replay/${gameId}` }, "Replay"), h("a", { class: "btn small", href: "/rules", target: "_blank" }, "Rules")));
-  if (S.spectator) items.push(h("p", { class: "hint-text" }, "You are watching: only public information is shown."));
-  if (S.seeded) items.push(h("p", { class: "hint-text", id: "seeded" }, "Fixed shuffle: whoever created this game chose its seed, so they could know the order of the tiles."));
+  items.push(h("div", { class: "row" }, TK.t("links.spectator"), sb));
+  items.push(h("div", { class: "row" }, h("a", { class: "btn small", href: `/api/games/${gameId}/record`, download: `tikal-${gameId}.json` }, TK.t("links.download")), h("a", { class: "btn small", href: `/replay/${gameId}` }, TK.t("nav.replay")), h("a", { class: "btn small", href: TK.ruleUrl(), target: "_blank" }, TK.t("nav.rules"))));
+  if (S.spectator) items.push(h("p", { class: "hint-text" }, TK.t("links.watching")));
+  if (S.seeded) items.push(h("p", { class: "hint-text", id: "seeded" }, TK.t("links.seeded")));
   card.replaceChildren(...items);
   $("replay-link").href = `/replay/${gameId}`;
   $("record-link").href = `/api/games/${gameId}/record`;
@@ -487,12 +487,12 @@ function renderLinks() {
 
 function showGameOver() {
   document.querySelector(".modal")?.remove();
-  const rows = S.player_info.slice().sort((a, b) => b.score - a.score).map((p) => h("tr", {}, h("td", {}, TK.chip(p), " ", p.name, S.winners.includes(p.seat) ? " \u2605 winner" : ""), h("td", { class: "num" }, p.score), h("td", {}, Object.entries(p.treasures).map(([t, n]) => TK.treasure(t, n)))));
-  const close = h("button", { class: "btn" }, "Close");
+  const rows = S.player_info.slice().sort((a, b) => b.score - a.score).map((p) => h("tr", {}, h("td", {}, TK.chip(p), " ", S.winners.includes(p.seat) ? TK.t("final.winner", { name: p.name }) : p.name), h("td", { class: "num" }, p.score), h("td", {}, Object.entries(p.treasures).map(([t, n]) => TK.treasure(t, n)))));
+  const close = h("button", { class: "btn" }, TK.t("close"));
   const modal = h("div", { class: "modal", role: "dialog", "aria-modal": "true", "aria-labelledby": "over-title" }, h("div", { class: "box" },
-    h("h2", { id: "over-title" }, "Final scores"),
-    h("table", { class: "scores", id: "final-scores" }, h("tr", {}, h("th", {}, "Player"), h("th", { class: "num" }, "Score"), h("th", {}, "Treasures")), ...rows),
-    h("div", { class: "row" }, h("a", { class: "btn primary", href: `/replay/${gameId}` }, "Watch the replay"), h("a", { class: "btn", href: `/api/games/${gameId}/record`, download: `tikal-${gameId}.json` }, "Download record"), h("a", { class: "btn", href: "/" }, "New game"), close)));
+    h("h2", { id: "over-title" }, TK.t("game.final_scores")),
+    h("table", { class: "scores", id: "final-scores" }, h("tr", {}, h("th", {}, TK.t("final.player")), h("th", { class: "num" }, TK.t("final.score")), h("th", {}, TK.t("final.treasures"))), ...rows),
+    h("div", { class: "row" }, h("a", { class: "btn primary", href: `/replay/${gameId}` }, TK.t("final.watch_replay")), h("a", { class: "btn", href: `/api/games/${gameId}/record`, download: `tikal-${gameId}.json` }, TK.t("links.download")), h("a", { class: "btn", href: "/" }, TK.t("nav.new_game")), close)));
   close.addEventListener("click", () => modal.remove());
   modal.addEventListener("click", (e) => { if (e.target === modal) modal.remove(); });
   document.body.append(modal);
@@ -620,7 +620,7 @@ function onBoardClick(ev) {
       ui.rotation = order.find((r) => rots.has(r));
       renderTileCard();
       decorateBoard();
-      TK.toast(`Turned the tile so that it fits on ${cell}; click again to place it.`);
+      TK.toast(TK.t("toast.turned", { cell }));
       return;
     }
     act(`tile ${cell} ${ui.rotation}`); // the engine explains why not
