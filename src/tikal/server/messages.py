@@ -650,6 +650,10 @@ class Publisher:
             self._latest[(session.game_id, language)] = (session, log, snap)
             return snap
 
+    def languages(self, game_id: str) -> set[str]:
+        """The languages a snapshot of ``game_id`` is kept in."""
+        return {language for game, language in self._latest if game == game_id}
+
     def forget(self, game_id: str) -> None:
         for key in [k for k in self._latest if k[0] == game_id]:
             self._latest.pop(key, None)

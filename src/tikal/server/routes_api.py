@@ -17,7 +17,7 @@ from .bots import bot_names, hint_bot_name
 from .deps import client_of, services
 from .i18n import request_language
 from .limits import MAX_NAME, parse_json
-from .messages import rule_set_json
+from .messages import colour_name, rule_set_json
 from .replay import download_record, upload_record
 from .routes_pages import render_rules
 from .session import Session
@@ -65,7 +65,8 @@ def meta(language: str = "en") -> dict[str, Any]:
     sets = {name: rule_set_json(rule_set(name), language) for name in RULE_SET_NAMES}
     return {
         "version": __version__,
-        "seats": [seat.to_json() for seat in seat_table()],
+        "seats": [seat.to_json() | {"colour_name": colour_name(seat.name, language)}
+                  for seat in seat_table()],
         "rulesets": sets,
         "bots": bot_names(),
         "hint_bot": hint_bot_name(),

@@ -10,7 +10,7 @@ function strongest() { return META.hint_bot; }
 // A seat's look (colour, shape, default name) from the server's seat table.
 function seatLook(i) {
   const look = META.seats[i % META.seats.length];
-  return { ...look, colour_name: look.name };
+  return { ...look, colour_name: look.colour_name || look.name };
 }
 
 function seatRow(i, kind, level) {
@@ -20,7 +20,7 @@ function seatRow(i, kind, level) {
   for (const b of META.bots) sel.append(h("option", { value: "bot:" + b }, TK.t("index.bot", { level: b })));
   sel.value = kind === "bot" ? "bot:" + (level || strongest()) : "human";
   return h("div", { class: "seat-row", "data-seat": i }, TK.chip(look),
-    h("input", { name: "name", placeholder: look.name, maxlength: 24, "aria-label": TK.t("index.seat_name", { seat: i + 1 }) }), sel, h("span", { class: "hint-text" }, TK.t("index.seat", { seat: i + 1 })));
+    h("input", { name: "name", placeholder: look.colour_name, maxlength: 24, "aria-label": TK.t("index.seat_name", { seat: i + 1 }) }), sel, h("span", { class: "hint-text" }, TK.t("index.seat", { seat: i + 1 })));
 }
 
 function setSeats(n, kinds) {
@@ -93,7 +93,8 @@ function showLinks(res, links) {
 function formBody() {
   const seats = [...document.getElementById("seats").children].map((row) => {
     const v = row.querySelector("select").value;
-    const name = row.querySelector("input").value.trim() || null;
+    const input = row.querySelector("input");
+    const name = input.value.trim() || input.placeholder || null; // the colour, in the page's language
     return v === "human" ? { kind: "human", name } : { kind: "bot", level: v.split(":")[1], name };
   });
   const options = {};
@@ -170,8 +171,8 @@ async function main() {
     if (n > Math.min(...rs.players)) setSeats(n - 1);
   });
   document.getElementById("create").addEventListener("submit", (e) => { e.preventDefault(); create(formBody()); });
-  document.getElementById("quick-demo").addEventListener("click", () => create({ rules: "demo", seats: [{ kind: "human", name: "You" }, { kind: "bot", level: strongest() }], hotseat: true }));
-  document.getElementById("quick-standard").addEventListener("click", () => create({ rules: "standard", seats: [{ kind: "human", name: "You" }, { kind: "bot", level: strongest() }, { kind: "bot", level: strongest() }], hotseat: true }));
+  document.getElementById("quick-demo").addEventListener("click", () => create({ rules: "demo", seats: [{ kind: "human", name: TK.t("player.you") }, { kind: "bot", level: strongest(), name: seatLook(1).colour_name }], hotseat: true }));
+  document.getElementById("quick-standard").addEventListener("click", () => create({ rules: "standard", seats: [{ kind: "human", name: TK.t("player.you") }, { kind: "bot", level: strongest(), name: seatLook(1).colour_name }, { kind: "bot", level: strongest(), name: seatLook(2).colour_name }], hotseat: true }));
   document.getElementById("record-file").addEventListener("change", (e) => { if (e.target.files[0]) upload(e.target.files[0]); });
   renderMine();
   renderAll();
