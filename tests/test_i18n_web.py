@@ -375,3 +375,40 @@ def test_languages_are_built_only_when_asked_and_share_the_board(client: TestCli
 def test_pages_are_built_once_per_language() -> None:
     assert page_html("index.html", "ja") is page_html("index.html", "ja")
     assert page_html("index.html", "ja") != page_html("index.html", "de")
+
+
+def test_a_record_that_does_not_replay_is_explained_in_the_language(client: TestClient) -> None:
+    game = client.post("/api/games", json={"rules": "demo", "seed": 4, "seats": [
+        {"kind": "human"}, {"kind": "human"}]}).json()
+    record = client.get(f"/api/games/{game['id']}/record").json()
+    record["log"] = [*record["log"], "move W 0,0 5,5"]
+    answers = {lang: client.post("/api/replays", params={"lang": lang}, json=record).json()
+               for lang in LANGUAGES}
+    assert answers["en"]["message"].startswith("record entry ")
+    for language in TRANSLATED:
+        body = answers[language]
+        assert body["code"] == "bad_record" and body["key"] == "record.entry"
+        assert body["message"] == render(Message.from_json(body), language=language)
+        assert body["message"] != answers["en"]["message"]
+        assert leftovers([body["message"]], language) == []
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_record_chance_and_position_errors_read_in_the_language(language: str) -> None:
+    from tikal import Game
+    from tikal.errors import PositionError, RecordError
+    from tikal.position import position_from_json, position_to_json
+
+    game = Game.new("demo", 2, seed=1)
+    record = game.record()
+    record["log"] = ["draw Z.9"]
+    with pytest.raises(RecordError) as info:
+        Game.from_record(record)
+    assert info.value.text(language) != str(info.value)
+    assert leftovers([info.value.text(language)], language) == []
+    bad = {**position_to_json(game), "ap": 99}
+    with pytest.raises(PositionError) as where:
+        position_from_json(bad, Game)
+    assert str(where.value) == "ap: must be 0..5"
+    assert leftovers([where.value.text(language)], language) == []
+    assert where.value.text(language) != str(where.value)

@@ -47,7 +47,8 @@ def upload_record(manager: Manager, record: Any) -> str:
     try:
         game = Game.from_record(record)
     except RecordError as exc:
-        raise ServerError("bad_record", str(exc), 422, rule=exc.rule) from None
+        raise ServerError("bad_record", str(exc), 422, rule=exc.rule,
+                          reason=exc.message) from None
     seats = record.get("seats")
     names = [
         shown_name(s.get("name"), p) if isinstance(s, dict) else seat_look(p).name
@@ -106,7 +107,9 @@ class Replay:
         self.record.pop("result", None)
         try:
             setup, *self.steps = log_steps([parse_action(t) for t in self.record.get("log") or []])
-        except (NotationError, ValueError) as exc:
+        except NotationError as exc:
+            raise RecordError(0, exc.reason) from None
+        except ValueError as exc:
             raise RecordError(0, str(exc)) from None
         self.start = [str(c) for c in setup.chance]
         self.final = Game.from_record(self.record)
@@ -234,7 +237,7 @@ class Replays:
         try:
             replay = Replay(replay_id, record, names)
         except RecordError as exc:
-            raise ServerError("bad_record", str(exc), 422) from None
+            raise ServerError("bad_record", str(exc), 422, reason=exc.message) from None
         if not uploaded and not self.manager.get(replay_id).game.is_over:
             return replay  # a game in progress changes; do not cache
         with self._lock:
