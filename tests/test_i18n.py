@@ -55,7 +55,7 @@ ENGLISH_FROM_THE_ENGINE = {"notation.not_a_space", "notation.not_a_number"}
 #: Words a language shares with English (German says "Camps" and "AP" too).
 SAME_AS_ENGLISH = {
     ("de", "term.col.camps"), ("de", "term.with_cost"), ("de", "web.cost"), ("ja", "web.cost"),
-    ("de", "web.index.bot"), ("de", "web.index.ruleset_line"),
+    ("de", "web.index.bot"), ("de", "web.index.ruleset_line"), ("de", "cli.arena.ray"),
 }
 
 

@@ -30,7 +30,8 @@ TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 SRC = Path(__file__).resolve().parents[1] / "src" / "tikal"
 #: Keys whose text is rightly the same in a language and in English (AP, "Bot").
 SAME = {("de", "web.cost"), ("ja", "web.cost"), ("de", "web.index.bot"),
-        ("de", "web.index.ruleset_line"), ("de", "term.col.camps"), ("de", "term.with_cost")}
+        ("de", "web.index.ruleset_line"), ("de", "term.col.camps"), ("de", "term.with_cost"),
+        ("de", "cli.arena.ray")}
 
 
 def _forms(entry: str | tuple[str, ...]) -> tuple[str, ...]:
