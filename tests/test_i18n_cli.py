@@ -84,3 +84,27 @@ def test_serve_says_where_to_open_in_the_language(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(uvicorn, "run", lambda *a, **k: None)
     serve(db=":memory:", lang="ja")
     assert "Webアプリ" in capsys.readouterr().out
+
+
+def test_analyze_and_tune_in_german(tmp_path: Path) -> None:
+    record = Game.new("demo", 2, seed=3).record()
+    game = Game.from_record(record)
+    import random
+
+    rng = random.Random(1)
+    for _ in range(12):
+        if game.is_over:
+            break
+        game.apply(rng.choice(game.legal_actions()))
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(game.record()))
+    result = run("analyze", str(path), "--budget", "1", "--lang", "de")
+    assert result.exit_code == 0, result.output
+    assert text("cli.analyze.per_player", "de") in result.stdout
+    assert "Per player" not in result.stdout and "verdict" not in result.stdout
+    assert leftovers([result.stdout], "de") == []
+    out = tmp_path / "tuned.json"
+    tuned = run("tune", "--rules", "demo", "--generations", "1", "--population", "2",
+                "--deals", "1", "--held-out", "1", "--out", str(out), "--lang", "ja")
+    assert tuned.exit_code == 0, tuned.output
+    assert text("cli.tune.title", "ja") in tuned.stdout and "held-out" not in tuned.stdout
