@@ -262,7 +262,7 @@ def test_replays_speak_the_language_asked(client: TestClient) -> None:
 
 def test_hints_and_meta_are_in_the_language_asked(client: TestClient) -> None:
     meta = client.get("/api/meta", params={"lang": "ja"}).json()
-    assert meta["seats"][0]["colour_name"] == text("colour.blue", "ja")
+    assert meta["colour_names"][0] == text("colour.blue", "ja")
     options = meta["rulesets"]["standard"]["option_texts"]
     assert options and all(not re.search("[a-z]{4}", t) for t in options.values())
 
@@ -369,7 +369,11 @@ def test_languages_are_built_only_when_asked_and_share_the_board(client: TestCli
     client.get(f"/api/games/{game['id']}", params={"lang": "de"})
     session = client.app.state.manager.get(game["id"])  # type: ignore[attr-defined]
     ja, de = (hub.publisher.snapshot(session, lang) for lang in ("ja", "de"))
-    assert ja.public["board"] is de.public["board"]  # drawn once for every language
+    board = ja.public["board"]
+    assert board["spaces"] is de.public["board"]["spaces"]  # drawn once for every language
+    assert text("web.board.base", "ja") in "".join(board["defs"].values())
+    assert "BASE<" not in "".join(board["defs"].values())
+    assert text("web.board.label", "ja", count=1) in board["root"]
     assert ja.log != de.log
 
 

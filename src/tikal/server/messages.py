@@ -16,6 +16,7 @@ message costs the same early and late in a game.
 
 from __future__ import annotations
 
+import html
 import itertools
 import re
 import xml.etree.ElementTree as ET
@@ -246,6 +247,37 @@ def board_svg(parts: dict[str, Any]) -> str:
 
 HREF = re.compile(r'href="#([^"]+)"')
 ROOT_LABEL = re.compile(r'aria-label="Tikal board, \d+ tiles"')
+BOARD_LABEL = re.compile(r'aria-label="Tikal board, (\d+) tiles"')
+BASE_LABEL = ">BASE</text>"
+
+
+def localize_svg(picture: str, language: str = DEFAULT_LANGUAGE) -> str:
+    """The words drawn by :mod:`tikal.svg` (the basecamp's label, the board's accessible
+    name) in ``language``; the picture is unchanged for English."""
+    if language == DEFAULT_LANGUAGE:
+        return picture
+    if BASE_LABEL in picture:
+        base = html.escape(render(Message("web.board.base"), language=language))
+        picture = picture.replace(BASE_LABEL, f">{base}</text>")
+
+    def label(match: re.Match[str]) -> str:
+        words = render(Message("web.board.label", {"count": int(match.group(1))}),
+                       language=language)
+        return f'aria-label="{html.escape(words)}"'
+
+    return BOARD_LABEL.sub(label, picture)
+
+
+def localize_parts(parts: dict[str, Any], language: str) -> dict[str, Any]:
+    """Board parts (:func:`board_parts`) with their words in ``language``: only the root
+    and the shapes that hold words are copied, the spaces are shared."""
+    if language == DEFAULT_LANGUAGE or not parts.get("defs"):
+        return parts
+    defs = parts["defs"]
+    worded = {key: localize_svg(text, language) for key, text in defs.items()
+              if BASE_LABEL in text}
+    return {**parts, "root": localize_svg(parts["root"], language),
+            "defs": {**defs, **worded} if worded else defs}
 
 
 def drawn_cells(g: GameState) -> list[int]:
@@ -295,6 +327,16 @@ class BoardCache:
         self.refs: dict[str, frozenset[str]] = {}
         self.shapes: dict[str, str] = {}
         self.in_use: frozenset[str] = frozenset()
+        self.localized: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {}
+
+    def in_language(self, view: View, language: str) -> dict[str, Any]:
+        """:meth:`update`, with the board's few words in ``language`` (kept per language
+        until the parts change)."""
+        parts = self.update(view)
+        found = self.localized.get(language)
+        if found is None or found[0] is not parts:
+            found = self.localized[language] = (parts, localize_parts(parts, language))
+        return found[1]
 
     def update(self, view: View) -> dict[str, Any]:
         g = view.state
@@ -517,7 +559,7 @@ def public_part(
         "bot_thinking": session.bot_busy,
         "seeded": session.record.seeded,
         "drawn": None,
-        "board": board.update(view),
+        "board": board.in_language(view, language),
     }
     if g.drawn is not None:
         spec = rs.tile(g.drawn)

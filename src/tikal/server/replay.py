@@ -18,7 +18,7 @@ from ..state import ScoreEvent
 from .errors import ServerError
 from .limits import MAX_NAME
 from .manager import Manager, plausible_id
-from .messages import score_json, score_line, seat_json
+from .messages import localize_svg, score_json, score_line, seat_json
 from .storage import GameRecord, SeatRecord
 
 CHECKPOINT = 16
@@ -191,7 +191,7 @@ class Replay:
             "winners": g.winners,
         }
 
-    def frame(self, step: int) -> dict[str, Any]:
+    def frame(self, step: int, language: str = "en") -> dict[str, Any]:
         if not 0 <= step <= self.total:
             raise ServerError("no_frame", f"this replay has frames 0 to {self.total}, not "
                               f"{step}", 404)
@@ -201,7 +201,7 @@ class Replay:
         return {
             "step": step,
             "total": self.total,
-            "svg": svg.board(view),
+            "svg": localize_svg(svg.board(view), language),
             "phase": g.phase.value,
             "current": g.current,
             "ap": g.ap,

@@ -65,8 +65,8 @@ def meta(language: str = "en") -> dict[str, Any]:
     sets = {name: rule_set_json(rule_set(name), language) for name in RULE_SET_NAMES}
     return {
         "version": __version__,
-        "seats": [seat.to_json() | {"colour_name": colour_name(seat.name, language)}
-                  for seat in seat_table()],
+        "seats": [seat.to_json() for seat in seat_table()],
+        "colour_names": [colour_name(seat.name, language) for seat in seat_table()],
         "rulesets": sets,
         "bots": bot_names(),
         "hint_bot": hint_bot_name(),
@@ -229,4 +229,4 @@ async def get_frame(request: Request, replay_id: str, step: int) -> dict[str, An
     """The public position after ``step`` steps (0 = the start), with its SVG; a step
     outside 0 .. total is 404 ``no_frame``."""
     replay = await asyncio.to_thread(services(request).replays.get, replay_id)
-    return await asyncio.to_thread(replay.frame, step)
+    return await asyncio.to_thread(replay.frame, step, request_language(request))

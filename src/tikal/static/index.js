@@ -10,7 +10,7 @@ function strongest() { return META.hint_bot; }
 // A seat's look (colour, shape, default name) from the server's seat table.
 function seatLook(i) {
   const look = META.seats[i % META.seats.length];
-  return { ...look, colour_name: look.colour_name || look.name };
+  return { ...look, colour_name: (META.colour_names || [])[i % META.seats.length] || look.name };
 }
 
 function seatRow(i, kind, level) {
