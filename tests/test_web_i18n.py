@@ -233,3 +233,29 @@ def test_the_rulebook_search_filters_and_highlights_in_japanese(
     assert page.locator("main.rules p:visible").count() == total
     assert not errors, errors
     ctx.close()
+
+
+def test_hot_seat_prompt_and_phone_layout_in_japanese(server: ServerProcess, browser: Any) -> None:
+    import httpx
+
+    body = {"rules": "demo", "seed": 3, "hotseat": True,
+            "seats": [{"kind": "human", "name": "アン"}, {"kind": "human", "name": "ベン"}]}
+    game = httpx.post(f"{server.url}/api/games", json=body, timeout=10).json()
+    ctx = browser.new_context(locale="ja-JP", viewport={"width": 390, "height": 844},
+                              is_mobile=True)
+    page = ctx.new_page()
+    errors = errors_of(page)
+    page.goto(game["hotseat_url"])
+    wait_state(page, "S.phase === 'tile' && S.your_turn")
+    page.locator("svg.board g.space.target").first.click()
+    wait_state(page, "S.phase === 'turn'")
+    page.click('#turn-card button[data-action="end"]')
+    wait_state(page, "S.current === 1 && S.your_turn")
+    prompt = t("toast.pass_device", "ja", player="").strip()
+    page.wait_for_selector(f".toast >> text={prompt[:6]}")
+    assert "ベン" in page.inner_text(".toasts")
+    no_english(page, "ja")
+    assert page.is_visible("#lang-picker")
+    shot(page, "11-ja-hot-seat-prompt-phone", full=True)
+    assert not errors, errors
+    ctx.close()
