@@ -53,7 +53,10 @@ _WORDLESS = re.compile(r"^[\W\d_]*$")
 #: ValueError, the name of a number's field): the engine should pass keys instead.
 ENGLISH_FROM_THE_ENGINE = {"notation.not_a_space", "notation.not_a_number"}
 #: Words a language shares with English (German says "Camps" and "AP" too).
-SAME_AS_ENGLISH = {("de", "term.col.camps"), ("de", "term.with_cost")}
+SAME_AS_ENGLISH = {
+    ("de", "term.col.camps"), ("de", "term.with_cost"), ("de", "web.cost"), ("ja", "web.cost"),
+    ("de", "web.index.bot"), ("de", "web.index.ruleset_line"), ("de", "cli.arena.ray"),
+}
 
 
 def _fields(template: str) -> set[str]:

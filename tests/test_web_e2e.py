@@ -151,7 +151,7 @@ def test_demo_game_against_a_bot_to_the_end(
     assert state(page)["ap"] == ap
     shot(page, "04-demo-refused-with-rule")
     href = page.get_attribute("#refusal a.rule-link", "href")
-    assert href and href.startswith("/rules#")
+    assert href and href.startswith("/rules/en#")
     # end the turn; the bot plays; then keep playing to the final scores
     page.click('#turn-card button[data-action="end"]')
     deadline = time.monotonic() + 240

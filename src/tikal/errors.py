@@ -48,28 +48,68 @@ class NotationError(ValueError):
 
 class ChanceError(ValueError):
     """Chance outcomes given to :meth:`~tikal.game.Game.apply` that the game cannot produce;
-    ``offset`` is the index of the first bad one in the list given."""
+    ``offset`` is the index of the first bad one in the list given.
 
-    def __init__(self, offset: int, reason: str) -> None:
-        super().__init__(reason)
+    ``message`` is the problem as a :class:`~tikal.messages.Message` (``chance.*``), for
+    any language; ``reason`` its English text.
+    """
+
+    def __init__(self, offset: int, key: str, params: Mapping[str, Any] | None = None) -> None:
         self.offset = offset
-        self.reason = reason
+        self.message = Message(key, dict(params or {}))
+        super().__init__(render(self.message))
+
+    @property
+    def reason(self) -> str:
+        return render(self.message)
+
+    def text(self, language: str = "en") -> str:
+        return render(self.message, language=language)
 
 
 class RecordError(ValueError):
-    """A game record that does not replay; ``index`` is the bad entry (0-based)."""
+    """A game record that does not replay; ``index`` is the bad entry (0-based).
 
-    def __init__(self, index: int, reason: str, rule: str | None = None) -> None:
-        super().__init__(f"record entry {index}: {reason}")
+    ``reason`` is the English text of the problem; ``message`` the whole error as a
+    :class:`~tikal.messages.Message` (``record.entry`` with the problem, itself a message
+    such as ``record.out_of_step`` or an engine refusal), so it reads in any language.  A
+    plain string as the problem stays as it is in every language.
+    """
+
+    def __init__(self, index: int, reason: str | Message, rule: str | None = None) -> None:
+        problem = reason if isinstance(reason, Message) else Message("record.text",
+                                                                     {"text": reason})
+        self.message = Message("record.entry", {"index": index, "reason": problem})
+        super().__init__(render(self.message))
         self.index = index
-        self.reason = reason
+        self.reason = render(problem)
         self.rule = rule
+
+    def text(self, language: str = "en") -> str:
+        return render(self.message, language=language)
 
 
 class PositionError(ValueError):
-    """A position snapshot that is malformed or not consistent; names the field."""
+    """A position snapshot that is malformed or not consistent; names the field.
 
-    def __init__(self, field: str, reason: str) -> None:
-        super().__init__(f"{field}: {reason}")
+    ``message`` is the problem as a :class:`~tikal.messages.Message` (``position.*``);
+    ``reason`` its English text.  A plain string as the problem stays as it is.
+    """
+
+    def __init__(
+        self, field: str, reason: str | Message, params: Mapping[str, Any] | None = None,
+    ) -> None:
+        if isinstance(reason, Message):
+            problem = reason
+        elif params is not None or reason.startswith("position."):
+            problem = Message(reason, dict(params or {}))
+        else:
+            problem = Message("record.text", {"text": reason})
         self.field = field
-        self.reason = reason
+        self.problem = problem
+        self.message = Message("position.field", {"field": field, "reason": problem})
+        super().__init__(render(self.message))
+        self.reason = render(problem)
+
+    def text(self, language: str = "en") -> str:
+        return render(self.message, language=language)

@@ -14,7 +14,8 @@ from typing import Any, TypeVar
 from . import hexes
 from .actions import TOKEN_LETTERS, parse_action, parse_token, token_name
 from .components import TEMPLE, TREASURE, VOLCANO, rule_set
-from .errors import PositionError
+from .errors import NotationError, PositionError
+from .messages import Message
 from .state import LEADER_PLACES, GameState, Phase, ScoreEvent
 
 S = TypeVar("S", bound=GameState)
@@ -124,10 +125,11 @@ def position_to_json(game: GameState, public: bool = False) -> dict[str, Any]:
 def _get(data: dict[str, Any], key: str, kind: type | tuple[type, ...], where: str = "") -> Any:
     name = f"{where}{key}"
     if key not in data:
-        raise PositionError(name, "missing")
+        raise PositionError(name, "position.missing", {})
     value = data[key]
     if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-        raise PositionError(name, f"expected {getattr(kind, '__name__', kind)}, got {value!r}")
+        raise PositionError(name, "position.expected_type", {
+            "kind": str(getattr(kind, "__name__", kind)), "value": repr(value)})
     return value
 
 
@@ -142,7 +144,7 @@ def _tile_ids(data: dict[str, Any], key: str, required: bool = True) -> list[str
     ids = _get(data, key, list) if required else _opt(data, key, list, [])
     for i, tile_id in enumerate(ids):
         if not isinstance(tile_id, str):
-            raise PositionError(f"{key}[{i}]", f"expected a tile id, got {tile_id!r}")
+            raise PositionError(f"{key}[{i}]", "position.tile_id", {"value": repr(tile_id)})
     return list(ids)
 
 
@@ -151,32 +153,34 @@ def _turn_counts(turn: dict[str, Any], key: str, game: GameState) -> dict[int, i
     counts = {}
     for text, count in _opt(turn, key, dict, {}, "turn.").items():
         if not isinstance(count, int) or isinstance(count, bool) or not 0 <= count <= 2:
-            raise PositionError(f"turn.{key}.{text}", f"expected a count 0..2, got {count!r}")
+            raise PositionError(f"turn.{key}.{text}", "position.count_0_2",
+                                {"value": repr(count)})
         counts[_cell(text, f"turn.{key}", game)] = count
     return counts
 
 
 def _cell(text: Any, field: str, game: GameState) -> int:
     if not isinstance(text, str):
-        raise PositionError(field, f"expected a space name, got {text!r}")
+        raise PositionError(field, "position.space_name", {"value": repr(text)})
     try:
         cell = hexes.parse_label(text)
-    except ValueError as exc:
-        raise PositionError(field, str(exc)) from None
+    except ValueError:
+        raise PositionError(field, "position.not_a_space", {"text": text}) from None
     if game.rules.bounded_board and cell not in hexes.STANDARD_CELL_SET:
-        raise PositionError(field, f"{text} is not a space of the standard board")
+        raise PositionError(field, "position.off_board", {"text": text})
     return cell
 
 
 def _tokens(text: Any, field: str, game: GameState) -> list[int]:
     if not isinstance(text, str):
-        raise PositionError(field, f"expected treasure letters, got {text!r}")
+        raise PositionError(field, "position.letters", {"value": repr(text)})
     try:
         tokens = [parse_token(ch) for ch in text]
-    except ValueError as exc:
-        raise PositionError(field, str(exc)) from None
+    except ValueError:
+        raise PositionError(field, "position.letters", {"value": repr(text)}) from None
     if any(t >= game.rules.token_types for t in tokens):
-        raise PositionError(field, f"only types {TOKEN_LETTERS[: game.rules.token_types]} exist")
+        raise PositionError(field, "position.token_types", {
+            "letters": TOKEN_LETTERS[: game.rules.token_types]})
     return tokens
 
 
@@ -184,7 +188,7 @@ def _seat(value: Any, field: str, players: int, optional: bool = False) -> Any:
     if value is None and optional:
         return None
     if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < players:
-        raise PositionError(field, f"expected a seat 0..{players - 1}, got {value!r}")
+        raise PositionError(field, "position.seat", {"last": players - 1, "value": repr(value)})
     return value
 
 
@@ -192,20 +196,21 @@ def position_from_json(data: Any, cls: type[S]) -> S:
     """Build a game of class ``cls`` from a snapshot; raises :class:`PositionError` naming
     the bad field."""
     if not isinstance(data, dict):
-        raise PositionError("position", "expected a JSON object")
+        raise PositionError("position", "position.object", {})
     if data.get("format") != FORMAT:
-        raise PositionError("format", f"expected {FORMAT!r}")
+        raise PositionError("format", "position.format", {"format": repr(FORMAT)})
     name = _get(data, "rules", str)
     try:
         rs = rule_set(name)
-    except ValueError as exc:
-        raise PositionError("rules", str(exc)) from None
+    except ValueError:
+        raise PositionError("rules", "position.rules", {"rules": repr(name)}) from None
     players = _get(data, "players", int)
     if players not in rs.player_counts:
-        raise PositionError("players", f"{name} is for {rs.player_counts} players")
+        raise PositionError("players", "position.players", {
+            "rules": name, "counts": str(rs.player_counts)})
     options = {**rs.default_options, **_get(data, "options", dict)}
     if set(options) - set(rs.default_options):
-        raise PositionError("options", f"unknown option(s) for {name}")
+        raise PositionError("options", "position.options", {"rules": name})
     seed = data.get("seed")
     game = cls.empty(rs, players, options, seed if isinstance(seed, int) else None)
     game.tiles.clear()
@@ -225,22 +230,24 @@ def _read_board(game: GameState, board: list[Any]) -> None:
     for i, entry in enumerate(board):
         where = f"board[{i}]."
         if not isinstance(entry, dict):
-            raise PositionError(f"board[{i}]", "expected an object")
+            raise PositionError(f"board[{i}]", "position.object", {})
         cell = _cell(entry.get("at"), where + "at", game)
         if cell in game.tiles:
-            raise PositionError(where + "at", f"two tiles on {_where(cell)}")
+            raise PositionError(where + "at", "position.two_tiles", {"cell": _where(cell)})
+        tile_id = _get(entry, "tile", str, where)
         try:
-            spec = rs.tile(_get(entry, "tile", str, where))
-        except ValueError as exc:
-            raise PositionError(where + "tile", str(exc)) from None
+            spec = rs.tile(tile_id)
+        except ValueError:
+            raise PositionError(where + "tile", "position.unknown_tile", {
+                "tile": repr(tile_id)}) from None
         rotation = _get(entry, "rotation", int, where)
         if not 0 <= rotation <= 5:
-            raise PositionError(where + "rotation", "must be 0-5")
+            raise PositionError(where + "rotation", "position.rotation", {})
         game.set_tile(cell, spec, rotation)
         if spec.kind == TEMPLE and "level" in entry:
             level = _get(entry, "level", int, where)
             if not spec.value <= level <= 10:
-                raise PositionError(where + "level", f"must be {spec.value}..10")
+                raise PositionError(where + "level", "position.level", {"low": spec.value})
             game.levels[cell] = level
         if spec.kind == TREASURE:
             game.tokens[cell] = tuple(_tokens(entry.get("tokens", ""), where + "tokens", game))
@@ -252,18 +259,19 @@ def _read_board(game: GameState, board: list[Any]) -> None:
             game.guards[cell] = (owner, guard.get("figure") == "L")
     for cell, spec in rs.preprinted:
         if game.tiles.get(cell, None) is None or game.tiles[cell].spec != spec:
-            raise PositionError("board", f"the pre-printed {spec.kind} must stay on {_where(cell)}")
+            raise PositionError("board", "position.preprinted", {
+                "kind": Message(f"kind.{spec.kind}"), "cell": _where(cell)})
     # frontier excludes placed cells (``set_tile`` may have added some before they were placed)
     game.frontier.difference_update(game.tiles)
 
 
 def _read_figures(game: GameState, figures: list[Any]) -> None:
     if len(figures) != game.players:
-        raise PositionError("figures", f"expected {game.players} entries")
+        raise PositionError("figures", "position.entries", {"count": game.players})
     for p, entry in enumerate(figures):
         where = f"figures[{p}]."
         if not isinstance(entry, dict):
-            raise PositionError(f"figures[{p}]", "expected an object")
+            raise PositionError(f"figures[{p}]", "position.object", {})
         leader = _get(entry, "leader", str, where)
         lookup = {name: place for place, name in LEADER_PLACES.items()}
         if leader in lookup:
@@ -275,13 +283,12 @@ def _read_figures(game: GameState, figures: list[Any]) -> None:
         for text, count in workers.items():
             cell = _cell(text, f"{where}workers.{text}", game)
             if not isinstance(count, int) or count < 1:
-                raise PositionError(f"{where}workers.{text}", "expected a positive count")
+                raise PositionError(f"{where}workers.{text}", "position.positive", {})
             game.workers[p][cell] = count
         for cell in [*game.workers[p], game.leader[p]]:
             if cell >= 0 and (cell not in game.tiles or game.tiles[cell].spec.kind == VOLCANO):
                 name = "leader" if cell == game.leader[p] else f"workers.{_where(cell)}"
-                problem = f"a figure on {_where(cell)}, which is not walkable"
-                raise PositionError(where + name, problem)
+                raise PositionError(where + name, "position.not_walkable", {"cell": _where(cell)})
         game.supply[p] = _get(entry, "supply", int, where)
         game.out[p] = _get(entry, "out", int, where)
         counts = [0] * game.rules.token_types
@@ -297,22 +304,22 @@ def _read_supplies(game: GameState, data: dict[str, Any]) -> None:
     game.level_supply = [0] * 11
     for key, count in levels.items():
         if not key.isdigit() or not 2 <= int(key) <= 10 or not isinstance(count, int) or count < 0:
-            raise PositionError(f"level_supply.{key}", "expected level 2..10 with a count >= 0")
+            raise PositionError(f"level_supply.{key}", "position.level_supply", {})
         game.level_supply[int(key)] = count
     stack = _get(data, "stack", list)
     for i, tile_id in enumerate(stack):
         if not isinstance(tile_id, str) or tile_id not in game.rules.tiles_by_id:
-            raise PositionError(f"stack[{i}]", f"unknown tile {tile_id!r}")
+            raise PositionError(f"stack[{i}]", "position.unknown_tile", {"tile": repr(tile_id)})
     letters = [game.rules.tile(t).letter for t in stack]
     if letters != sorted(letters):
-        raise PositionError("stack", "tiles must be in letter order, A first [SETUP-1]")
+        raise PositionError("stack", "position.stack_order", {})
     game.stack = list(reversed(stack))
     game.token_pool = _tokens(data.get("token_pool", ""), "token_pool", game)
     game.display = _tile_ids(data, "display")
     game.discarded = _tile_ids(data, "discarded", required=False)
     markers = _get(data, "markers", list)
     if len(markers) != game.players or not all(isinstance(m, bool) for m in markers):
-        raise PositionError("markers", f"expected {game.players} booleans")
+        raise PositionError("markers", "position.booleans", {"count": game.players})
     game.markers = list(markers)
 
 
@@ -320,16 +327,17 @@ def _read_flow(game: GameState, data: dict[str, Any]) -> None:
     try:
         game.phase = Phase(_get(data, "phase", str))
     except ValueError:
-        raise PositionError("phase", f"one of {', '.join(p.value for p in Phase)}") from None
+        raise PositionError("phase", "position.phase", {
+            "phases": ", ".join(p.value for p in Phase)}) from None
     game.current = _seat(data.get("current"), "current", game.players)
     game.ap = _get(data, "ap", int)
     if not 0 <= game.ap <= game.rules.action_points:
-        raise PositionError("ap", f"must be 0..{game.rules.action_points}")
+        raise PositionError("ap", "position.ap", {"high": game.rules.action_points})
     drawn = data.get("drawn")
     if drawn is not None and (not isinstance(drawn, str) or drawn not in game.rules.tiles_by_id):
-        raise PositionError("drawn", f"unknown tile {drawn!r}")
+        raise PositionError("drawn", "position.unknown_tile", {"tile": repr(drawn)})
     if game.phase is Phase.TILE and drawn is None:
-        raise PositionError("drawn", "the tile phase needs a drawn tile")
+        raise PositionError("drawn", "position.needs_drawn", {})
     game.drawn = drawn
     turn = _opt(data, "turn", dict, {})
     game.dug = _turn_counts(turn, "dug", game)
@@ -338,7 +346,7 @@ def _read_flow(game: GameState, data: dict[str, Any]) -> None:
     queue = _opt(scoring, "queue", list, [], "scoring.")
     game.scoring_queue = [_seat(p, "scoring.queue", game.players) for p in queue]
     if game.phase is Phase.SCORING and not game.scoring_queue:
-        raise PositionError("scoring.queue", "a scoring turn needs the queue of scorers")
+        raise PositionError("scoring.queue", "position.needs_queue", {})
     game.scoring_final = bool(scoring.get("final", False))
     game.volcano = _opt(scoring, "volcano", (str, type(None)), None, "scoring.")
     game.volcano_holder = _seat(scoring.get("holder"), "scoring.holder", game.players, True)
@@ -356,12 +364,16 @@ def _read_flow(game: GameState, data: dict[str, Any]) -> None:
         try:
             game.history.append(parse_action(entry if isinstance(entry, str) else ""))
         except ValueError as exc:
-            raise PositionError(f"history[{i}]", f"{entry!r}: {exc}") from None
+            reason = exc.reason if isinstance(exc, NotationError) else Message(
+                "record.text", {"text": str(exc)})
+            raise PositionError(f"history[{i}]", "position.history", {
+                "entry": repr(entry), "reason": reason}) from None
     for i, event in enumerate(_opt(data, "score_events", list, [])):
         if not isinstance(event, dict) or set(event) != set(ScoreEvent._fields) or not all(
             isinstance(v, int) for v in event.values()
         ):
-            raise PositionError(f"score_events[{i}]", f"expected {', '.join(ScoreEvent._fields)}")
+            raise PositionError(f"score_events[{i}]", "position.score_event", {
+                "fields": ", ".join(ScoreEvent._fields)})
         game.score_events.append(ScoreEvent.from_json(event))
 
 
@@ -376,18 +388,18 @@ def _check_conservation(game: GameState, data: dict[str, Any]) -> None:
     if counted != expected:
         extra = sorted((counted - expected).elements())
         missing = sorted((expected - counted).elements())
-        raise PositionError("board/stack", f"tiles not conserved: extra {extra}, missing {missing}")
+        raise PositionError("board/stack", "position.tiles_conserved", {
+            "extra": str(extra), "missing": str(missing)})
     for p in range(game.players):
         if sum(game.figures_total(p)) != rs.figures_per_player:
-            raise PositionError(
-                f"figures[{p}]", f"supply + board + out must be {rs.figures_per_player}"
-            )
+            raise PositionError(f"figures[{p}]", "position.figures_conserved",
+                                {"count": rs.figures_per_player})
     hidden = game.token_pool + [t for stack in game.tokens.values() for t in stack]
     held = [t for counts in game.treasures for t, n in enumerate(counts) for _ in range(n)]
     if Counter(hidden + held) != Counter({t: rs.token_copies for t in range(rs.token_types)}):
-        raise PositionError("tokens", f"treasure tokens not conserved ({rs.token_count} in all)")
+        raise PositionError("tokens", "position.tokens_conserved", {"count": rs.token_count})
     used = Counter(v for c, level in game.levels.items()
                    for v in range(game.tiles[c].spec.value + 1, level + 1))
     for v in range(2, 11):
         if game.level_supply[v] + used[v] != rs.level_supply[v]:
-            raise PositionError("level_supply", f"temple level {v} not conserved")
+            raise PositionError("level_supply", "position.levels_conserved", {"value": v})

@@ -921,9 +921,10 @@ class GameState:
             same = 0  # the first entry that differs is the one at fault
             while same < min(len(produced), len(chance)) and produced[same] == chance[same]:
                 same += 1
-            got = " ".join(map(str, produced)) or "nothing"
-            want = " ".join(map(str, chance)) or "nothing"
-            raise ChanceError(same, f"the game produced {got!r} where the record says {want!r}")
+            nothing = Message("chance.nothing")
+            got = " ".join(map(str, produced)) or nothing
+            want = " ".join(map(str, chance)) or nothing
+            raise ChanceError(same, "chance.produced", {"got": got, "want": want})
 
     def _track_undo(self, action: Action, before: int) -> None:
         revealed = len(self.history) > before + 1 or type(action) in _REVEALS
@@ -1251,14 +1252,13 @@ class GameState:
 
     def _force_draw(self, offset: int, tile_id: str) -> None:
         if not self.stack:
-            raise ChanceError(offset, f"record draws {tile_id} but the stack is empty")
+            raise ChanceError(offset, "chance.stack_empty", {"tile": tile_id})
         top_letter = self.rules.tile(self.stack[-1]).letter
         if tile_id not in self.stack:
-            raise ChanceError(offset, f"record draws {tile_id}, which is not in the stack")
+            raise ChanceError(offset, "chance.not_in_stack", {"tile": tile_id})
         if self.rules.tile(tile_id).letter != top_letter:
-            raise ChanceError(
-                offset, f"record draws {tile_id} but the next tiles are {top_letter} tiles"
-            )
+            raise ChanceError(offset, "chance.wrong_letter",
+                              {"tile": tile_id, "letter": top_letter})
         i = self.stack.index(tile_id)
         self.stack[i], self.stack[-1] = self.stack[-1], self.stack[i]
 
@@ -1267,7 +1267,7 @@ class GameState:
             offset, token = self._forced_tokens.pop(0)
             if not self._force_token(cell, token):
                 name = token_name(token)
-                raise ChanceError(offset, f"record reveals treasure {name}, but none is hidden")
+                raise ChanceError(offset, "chance.no_token", {"name": name})
         return self.tokens[cell][-1]
 
     def _force_token(self, cell: int, token: int) -> bool:

@@ -61,7 +61,7 @@ STONE_FILL: Final = "#8a8578"
 OUTLINE: Final = "#1b1b1b"  # the outline of every player mark
 
 STYLE: Final = """
-.tk{font-family:system-ui,-apple-system,'Segoe UI',Roboto,sans-serif}
+.tk{font-family:system-ui,-apple-system,'Segoe UI','Noto Sans CJK JP','Hiragino Sans',sans-serif}
 .tk .lbl{font-size:8.5px;fill:#2b2a23;opacity:.8}
 .tk .empty .lbl{fill:#e9f0e4;opacity:.7}
 .tk .val{font-size:17px;font-weight:800;fill:#1d1c18}

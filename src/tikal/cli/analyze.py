@@ -13,8 +13,9 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..bots.analysis import THRESHOLDS, Review, analyze, save_plot, summary
+from ..errors import RecordError
 from ..game import Game
-from .common import console, fail, wide_console
+from .common import LangOption, console, fail, language_of, say, wide_console
 
 STYLE = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow", "best": "green"}
 
@@ -36,17 +37,19 @@ def analyze_command(
         Path | None, typer.Option("--json", help="Write every review as JSON here.")
     ] = None,
     plot: Annotated[Path | None, typer.Option(help="Save the win-chance graph (PNG).")] = None,
+    lang: LangOption = None,
 ) -> None:
     """Review every decision of a game from the player's view at that moment: each
     player's win chance, the better plan the search finds, and how much was lost."""
-    data = _read(record)
-    names = _names(data)
+    language = language_of(lang)
+    data = _read(record, language)
+    names = _names(data, language)
     if seat is not None and not 0 <= seat < len(names):
-        raise fail(f"--seat must be 0..{len(names) - 1}")
+        raise fail(say("analyze.seat", language, last=str(len(names) - 1)), language)
     reviews = _run(data, budget=budget, seed=seed, seat=seat, jobs=jobs)
     out = wide_console()
-    out.print(_table(reviews, names))
-    out.print(_summary_table(reviews, names))
+    out.print(_table(reviews, names, language))
+    out.print(_summary_table(reviews, names, language))
     if json_out is not None:
         report = {"record": str(record), "budget": budget, "seed": seed,
                   "thresholds": dict(THRESHOLDS), "summary": summary(reviews, len(names)),
@@ -56,22 +59,24 @@ def analyze_command(
         save_plot(reviews, names, str(plot))
 
 
-def _read(path: Path) -> dict[str, Any]:
+def _read(path: Path, language: str = "en") -> dict[str, Any]:
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
         Game.from_record(data)
-    except (OSError, ValueError) as exc:  # RecordError names the entry at fault
-        raise fail(f"{path}: {exc}") from None
+    except RecordError as exc:  # names the entry at fault
+        raise fail(f"{path}: {exc.text(language)}", language) from None
+    except (OSError, ValueError) as exc:
+        raise fail(f"{path}: {exc}", language) from None
     return dict(data)
 
 
-def _names(data: dict[str, Any]) -> list[str]:
+def _names(data: dict[str, Any], language: str = "en") -> list[str]:
     given = data.get("seats")
     seats: list[Any] = given if isinstance(given, list) else []
     players = int(data["players"])
     return [
         str(seats[p].get("name")) if p < len(seats) and isinstance(seats[p], dict)
-        and seats[p].get("name") else f"seat {p}"
+        and seats[p].get("name") else say("seat", language, seat=p)
         for p in range(players)
     ]
 
@@ -91,23 +96,28 @@ def _run(data: dict[str, Any], **options: Any) -> list[Review]:
             return analyze(data, executor=pool, progress=step, **options)
 
 
-def _table(reviews: list[Review], names: list[str]) -> Table:
-    table = Table(title="Decisions", show_lines=False)
-    for column in ("#", "player", "played", "verdict", "lost", "better", "win chances"):
-        table.add_column(column)
+def _table(reviews: list[Review], names: list[str], language: str = "en") -> Table:
+    table = Table(title=say("analyze.decisions", language), show_lines=False)
+    table.add_column("#")
+    for column in ("player", "played", "verdict", "lost", "better", "chances"):
+        table.add_column(say(f"analyze.col.{column}", language))
     for r in reviews:
         style = STYLE.get(r.verdict, "")
         better = "" if r.verdict in ("best", "good") else " · ".join(r.best)
         chances = " ".join(f"{c:.0%}" for c in r.win_chance)
-        table.add_row(str(r.index), names[r.player], " · ".join(r.played), r.verdict,
+        table.add_row(str(r.index), names[r.player], " · ".join(r.played),
+                      say(f"analyze.verdict.{r.verdict}", language),
                       f"{r.loss:.0%}", better, chances, style=style)
     return table
 
 
-def _summary_table(reviews: list[Review], names: list[str]) -> Table:
-    table = Table(title="Per player")
-    for column in ("player", "decisions", *(n for n, _ in THRESHOLDS), "win chance lost"):
-        table.add_column(column)
+def _summary_table(reviews: list[Review], names: list[str], language: str = "en") -> Table:
+    table = Table(title=say("analyze.per_player", language))
+    table.add_column(say("analyze.col.player", language))
+    table.add_column(say("analyze.col.decisions", language))
+    for name, _ in THRESHOLDS:
+        table.add_column(say(f"analyze.verdict.{name}", language))
+    table.add_column(say("analyze.col.lost_total", language))
     for p, row in summary(reviews, len(names)).items():
         counts = [str(row[n]) for n, _ in THRESHOLDS]
         table.add_row(names[int(p)], str(row["decisions"]), *counts, f"{row['lost']:.0%}")

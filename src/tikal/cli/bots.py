@@ -39,7 +39,7 @@ from ..bots.strength import (
     append_entry,
     entry_from_results,
 )
-from .common import check_players, fail, wide_console
+from .common import LangOption, check_players, fail, language_of, say, wide_console
 
 BOTS_HELP = (
     f"Comma-separated bots, one per seat ({', '.join(BOT_NAMES)}); a short list is filled "
@@ -57,15 +57,18 @@ def register(app: typer.Typer) -> None:
     app.command()(arena)
 
 
-def results_table(result: ArenaResult) -> Table:
+#: The arena table's columns (``cli.col.*``), the first two left-aligned.
+ARENA_COLUMNS = ("bot", "budget", "games", "wins", "win_rate", "ci95", "mean_score", "margin",
+                 "s_decision", "s_turn", "max_s_turn", "sims_s")
+
+
+def results_table(result: ArenaResult, language: str = "en") -> Table:
     cfg = result.config
-    table = Table(
-        title=f"Arena: {cfg['rules']}, {cfg['players']} players, {cfg['games']} games, "
-        f"seed {cfg['seed']}"
-    )
-    for name in ("Bot", "Budget", "Games", "Wins", "Win rate", "95% CI", "Score", "Margin",
-                 "s/decision", "s/turn", "max s/turn", "sims/s"):
-        table.add_column(name, justify="left" if name in ("Bot", "Budget") else "right")
+    table = Table(title=say("arena.title", language, rules=cfg["rules"], players=cfg["players"],
+                            games=cfg["games"], seed=str(cfg["seed"])))
+    for name in ARENA_COLUMNS:
+        table.add_column(say(f"col.{name}", language),
+                         justify="left" if name in ("bot", "budget") else "right")
     for label, b in result.bots.items():
         sims = f"{b.simulations_per_s:.0f}" if b.simulations_per_s else "-"
         turn = f"{b.mean_turn_s:.3f}" if b.mean_turn_s else "-"
@@ -119,19 +122,21 @@ def arena(
     tag: Annotated[
         str, typer.Option(help="Name of this run in the history, e.g. a commit or a bot setting.")
     ] = "",
+    lang: LangOption = None,
 ) -> None:
     """Bots against bots: seats rotate, results per bot with 95% confidence intervals."""
-    check_players(rules, players)
+    language = language_of(lang)
+    check_players(rules, players, language)
     if games < 1:
-        raise fail("--games must be at least 1")
+        raise fail(say("arena.games_min", language), language)
     try:
         lineup = parse_bots(bots, players, parse_budget(budget))
     except ValueError as exc:
-        raise fail(str(exc)) from None
+        raise fail(str(exc), language) from None
     if executor not in EXECUTORS:
-        raise fail(f"--executor must be one of {', '.join(EXECUTORS)}")
+        raise fail(say("arena.executor", language, choices=", ".join(EXECUTORS)), language)
     if address is not None and executor != "ray":
-        raise fail("--address needs --executor ray")
+        raise fail(say("arena.address", language), language)
     console = wide_console()
     labels = sorted({spec.label for spec in lineup})
     wins = dict.fromkeys(labels, 0.0)
@@ -154,7 +159,8 @@ def arena(
             for seat in result.seats:
                 wins[seat.label] += seat.win
         text = "  ".join(f"{b} {wins[b]:g}" for b in labels)
-        progress.update(task, total=total, advance=1, description=f"wins: {text}")
+        progress.update(task, total=total, advance=1,
+                        description=say("arena.wins", language, wins=text))
 
     with progress:
         task = progress.add_task("", total=None)
@@ -162,23 +168,25 @@ def arena(
             rules, players, lineup, games, seed, make_executor(jobs, executor, address), records,
             on_result,
         )
-    console.print(results_table(result))
+    console.print(results_table(result, language))
     for error in result.errors:
-        console.print(f"[bold red]error:[/] {escape(error)}")
-    where = f"{jobs} job(s)" if executor == "process" else f"Ray ({address or 'local'})"
-    console.print(f"{len(result.results)} games in {result.seconds:.1f} s with {where}.")
+        console.print(f"[bold red]{escape(say('error', language))}[/] {escape(error)}")
+    where = (say("arena.jobs", language, jobs=jobs) if executor == "process"
+             else say("arena.ray", language, address=address or "local"))
+    console.print(escape(say("arena.done", language, games=len(result.results),
+                             seconds=f"{result.seconds:.1f}", where=where)))
     if out is not None:
         out.write_text(json.dumps(result.to_json(), indent=1), encoding="utf-8")
-        console.print(f"Results written to {out}")
+        console.print(escape(say("written", language, path=str(out))))
     if plot is not None:
         save_plot(result, plot)
-        console.print(f"Plot saved to {plot}")
+        console.print(escape(say("plot_saved", language, path=str(plot))))
     if records is not None:
-        console.print(f"Records saved in {records}")
+        console.print(escape(say("records_saved", language, path=str(records))))
     if history is not None:
         entry = entry_from_results(result.to_json(), tag or "-", _now())
         append_entry(history, entry)
-        console.print(f"Added to the strength history {history} (tikal strength {history})")
+        console.print(escape(say("arena.history", language, path=str(history))))
     if result.errors:
         raise typer.Exit(2)
 

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from babel.numbers import format_decimal, format_percent
 from rich.console import Console
 from rich.markup import escape
 
@@ -26,10 +27,30 @@ def wide_console() -> Console:
     return shown if shown.is_terminal else Console(highlight=False, width=150)
 
 
-def fail(message: str) -> typer.Exit:
+def fail(message: str, language: str = "en") -> typer.Exit:
     """Print ``message`` as an error on stderr; raise the returned exit (code 1)."""
-    console(stderr=True).print(f"[bold red]error:[/] {escape(message)}", soft_wrap=True)
+    label = escape(text("cli.error", language))
+    console(stderr=True).print(f"[bold red]{label}[/] {escape(message)}", soft_wrap=True)
     return typer.Exit(1)
+
+
+def say(key: str, language: str, **params: Any) -> str:
+    """A command's sentence (``cli.<key>``) in ``language``."""
+    return text(f"cli.{key}", language, **params)
+
+
+def decimal(value: float, digits: int, language: str) -> str:
+    """``value`` with ``digits`` decimals as the language writes it (English as before)."""
+    if language == "en":
+        return f"{value:.{digits}f}"
+    return format_decimal(value, format="0." + "0" * digits if digits else "0", locale=language)
+
+
+def percent(value: float, language: str) -> str:
+    """A share as a percentage with one decimal (``12.5%``, ``12,5 %``)."""
+    if language == "en":
+        return f"{value:.1%}"
+    return format_percent(value, format="0.0%", locale=language)
 
 
 def check_players(rules: str, players: int | None, language: str = "en") -> int:
@@ -39,12 +60,12 @@ def check_players(rules: str, players: int | None, language: str = "en") -> int:
     """
     if rules not in RULE_SET_NAMES:
         raise fail(text("cli.unknown_rules", language, rules=rules,
-                        choices=", ".join(RULE_SET_NAMES)))
+                        choices=", ".join(RULE_SET_NAMES)), language)
     counts = rule_set(rules).player_counts
     n = default_players(rules) if players is None else players
     if n not in counts:
         raise fail(text("cli.player_count", language, rules=rules,
-                        counts=", ".join(map(str, counts)), players=n))
+                        counts=", ".join(map(str, counts)), players=n), language)
     return n
 
 

@@ -28,8 +28,19 @@ from rich.table import Table
 
 from ..errors import RecordError
 from ..game import Game
+from ..messages import render
 from ..simulate import GameResult, simulate, summarize
-from .common import RULES_HELP, check_players, console, fail
+from .common import (
+    RULES_HELP,
+    LangOption,
+    check_players,
+    console,
+    decimal,
+    fail,
+    language_of,
+    percent,
+    say,
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -56,9 +67,11 @@ def simulate_command(
         Path | None,
         typer.Option("--records", help="Save each game's record as DIR/game-<i>.json."),
     ] = None,
+    lang: LangOption = None,
 ) -> None:
     """Play random games (uniform among the legal actions) and summarize them."""
-    n = check_players(rules, players)
+    language = language_of(lang)
+    n = check_players(rules, players, language)
     keep = None
     if records is not None:
         records.mkdir(parents=True, exist_ok=True)
@@ -75,9 +88,10 @@ def simulate_command(
             raise typer.Exit(1)
         return
     out = console()
-    summary = summarize(_with_progress(results, games, f"{rules}, {n} players", out), rules, n)
+    label = say("sim.progress", language, rules=rules, players=n)
+    summary = summarize(_with_progress(results, games, label, out), rules, n)
     elapsed = time.perf_counter() - start
-    out.print(_summary_table(summary.to_json(), seed, elapsed))
+    out.print(_summary_table(summary.to_json(), seed, elapsed, language))
     if summary.errors:
         raise typer.Exit(1)
 
@@ -112,28 +126,33 @@ def _with_progress(results: Any, total: int, label: str, shown_on: Console) -> A
             yield result
 
 
-def _summary_table(summary: dict[str, Any], seed: int, seconds: float) -> Table:
+def _summary_table(
+    summary: dict[str, Any], seed: int, seconds: float, language: str = "en",
+) -> Table:
     players = summary["players"]
-    table = Table(title=f"Random play: {summary['rules']}, {players} players, seed {seed}")
+    table = Table(title=say("sim.title", language, rules=summary["rules"], players=players,
+                            seed=seed))
     table.add_column("")
     for p in range(players):
-        table.add_column(f"seat {p}", justify="right")
-    table.add_row("mean score", *(f"{s:.2f}" for s in summary["mean_scores"]))
-    table.add_row("win share", *(f"{w:.1%}" for w in summary["win_share"]))
+        table.add_column(say("seat", language, seat=p), justify="right")
+    table.add_row(say("sim.mean_score", language),
+                  *(decimal(s, 2, language) for s in summary["mean_scores"]))
+    table.add_row(say("sim.win_share", language),
+                  *(percent(w, language) for w in summary["win_share"]))
     table.add_section()
     span = [""] * (players - 1)
     rows = [
-        ("games", f"{summary['games']}"),
-        ("errors", f"{summary['errors']}"),
-        ("shared wins", f"{summary['ties']}"),
-        ("mean actions", f"{summary['mean_actions']:.1f}"),
-        ("mean tiles placed", f"{summary['mean_tiles_placed']:.2f}"),
-        ("mean tiles discarded", f"{summary['mean_tiles_discarded']:.2f}"),
-        ("mean scoring rounds", f"{summary['mean_scoring_rounds']:.2f}"),
-        ("seconds", f"{seconds:.2f}"),
+        ("sim.games", f"{summary['games']}"),
+        ("sim.errors", f"{summary['errors']}"),
+        ("sim.ties", f"{summary['ties']}"),
+        ("sim.mean_actions", decimal(summary["mean_actions"], 1, language)),
+        ("sim.mean_placed", decimal(summary["mean_tiles_placed"], 2, language)),
+        ("sim.mean_discarded", decimal(summary["mean_tiles_discarded"], 2, language)),
+        ("sim.mean_rounds", decimal(summary["mean_scoring_rounds"], 2, language)),
+        ("sim.seconds", decimal(seconds, 2, language)),
     ]
-    for name, value in rows:
-        table.add_row(name, value, *span)
+    for key, value in rows:
+        table.add_row(say(key, language), value, *span)
     return table
 
 
@@ -143,26 +162,34 @@ def _summary_table(summary: dict[str, Any], seed: int, seconds: float) -> Table:
 def replay_command(
     file: Annotated[Path, typer.Argument(help="A tikal-record JSON file (see docs/records.md).")],
     json_out: Annotated[bool, typer.Option("--json", help="Print the result as JSON.")] = False,
+    lang: LangOption = None,
 ) -> None:
     """Check a game record entry by entry and print the final scores."""
+    language = language_of(lang)
     try:
         record = json.loads(file.read_text(encoding="utf-8"))
     except OSError as exc:
-        raise fail(f"cannot read {file}: {exc.strerror or exc}") from None
+        raise fail(say("cannot_read", language, file=str(file),
+                       reason=str(exc.strerror or exc)), language) from None
     except (UnicodeDecodeError, json.JSONDecodeError) as exc:
-        raise fail(f"{file} is not JSON: {exc}") from None
+        raise fail(say("not_json", language, file=str(file), reason=str(exc)),
+                   language) from None
     try:
         game = Game.from_record(record)
     except RecordError as exc:
-        where = "header" if exc.index < 0 else f"entry {exc.index}"
         entry = _entry(record, exc.index)
-        rule = f" [{exc.rule}]" if exc.rule else ""
         if json_out:
             print(json.dumps({"ok": False, "index": exc.index, "entry": entry,
                               "reason": exc.reason, "rule": exc.rule}))
             raise typer.Exit(1) from None
-        shown = f" ({entry!r})" if entry is not None else ""
-        raise fail(f"bad record at {where}{shown}:{rule} {exc.reason}") from None
+        problem = render(exc.message.params["reason"], language=language)
+        where = (say("replay.header", language) if exc.index < 0
+                 else say("replay.entry", language, index=str(exc.index)))
+        if entry is not None:
+            where = say("replay.entry_text", language, where=where, entry=repr(entry))
+        if exc.rule:
+            problem = say("replay.with_rule", language, rule=exc.rule, reason=problem)
+        raise fail(say("replay.bad", language, where=where, reason=problem), language) from None
     result = {
         "ok": True,
         "rules": game.rules.name,
@@ -177,7 +204,7 @@ def replay_command(
     if json_out:
         print(json.dumps(result))
         return
-    console().print(_scores_table(game, file.name))
+    console().print(_scores_table(game, file.name, language))
 
 
 def _entry(record: Any, index: int) -> str | None:
@@ -189,16 +216,18 @@ def _entry(record: Any, index: int) -> str | None:
     return None
 
 
-def _scores_table(game: Game, name: str) -> Table:
+def _scores_table(game: Game, name: str, language: str = "en") -> Table:
     actions = sum(1 for a in game.history if not a.verb.startswith("*"))
-    status = "game over" if game.is_over else f"unfinished, {game.phase.value} phase"
-    table = Table(title=f"{name}: {game.rules.name}, {game.players} players, {status}")
-    table.add_column("seat", justify="right")
-    table.add_column("temples", justify="right")
-    table.add_column("treasures", justify="right")
+    status = (say("replay.over", language) if game.is_over
+              else say("replay.unfinished", language, phase=game.phase.value))
+    table = Table(title=say("replay.title", language, name=name, rules=game.rules.name,
+                            players=game.players, status=status))
+    table.add_column(say("col.seat", language), justify="right")
+    table.add_column(say("col.temples", language), justify="right")
+    table.add_column(say("col.treasures", language), justify="right")
     if game.rules.auction:
-        table.add_column("bids paid", justify="right")
-    table.add_column("score", justify="right", style="bold")
+        table.add_column(say("col.bids_paid", language), justify="right")
+    table.add_column(say("col.score", language), justify="right", style="bold")
     table.add_column("")
     winners = set(game.winners)
     for p in range(game.players):
@@ -207,12 +236,11 @@ def _scores_table(game: Game, name: str) -> Table:
         row = [str(p), str(temples), str(treasures)]
         if game.rules.auction:
             row.append(str(game.bids_paid[p]))
-        row += [str(game.scores[p]), "winner" if p in winners else ""]
+        row += [str(game.scores[p]), say("replay.winner", language) if p in winners else ""]
         table.add_row(*row)
-    table.caption = (
-        f"{len(game.history)} record entries, {actions} actions\n"
-        f"{game.scoring_rounds} scoring rounds, {game.tiles_placed} tiles placed"
-    )
+    table.caption = say("replay.caption", language, entries=str(len(game.history)),
+                        actions=str(actions), rounds=str(game.scoring_rounds),
+                        placed=str(game.tiles_placed))
     return table
 
 
@@ -225,10 +253,12 @@ def bench_command(
         float, typer.Option("--seconds", min=0.01, help="Time budget of each measurement.")
     ] = 2.0,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the random games.")] = 0,
+    lang: LangOption = None,
 ) -> None:
     """Measure random-play speed: steps/s, playouts/s per rule set, clone() time."""
     from ..bench import TASKS, run_bench
 
+    language = language_of(lang)
     status = console(stderr=True)
     with _progress(status, counts=False) as progress:
         ids: dict[str, TaskID] = {t: progress.add_task(t, total=1000) for t in TASKS}
@@ -242,36 +272,34 @@ def bench_command(
     if json_out:
         print(json.dumps(figures))
         return
-    console().print(_bench_table(figures))
+    console().print(_bench_table(figures, language))
 
 
-def _bench_table(figures: dict[str, Any]) -> Table:
-    table = Table(title="tikal random-play speed")
-    table.add_column("measure")
+def _bench_table(figures: dict[str, Any], language: str = "en") -> Table:
+    table = Table(title=say("bench.title", language))
+    table.add_column(say("bench.measure", language))
     table.add_column("tikal", justify="right")
-    table.add_column("best window", justify="right")
+    table.add_column(say("bench.best_window", language), justify="right")
     table.add_column("python-chess", justify="right")
     ref = figures["python_chess_plies_per_second"]
     steps = figures["steps"]
     table.add_row(
-        "random steps/s, standard 4p",
+        say("bench.steps", language),
         f"{figures['steps_per_second']:,}",
         f"{steps['best_window_per_second']:,}",
-        f"{ref:,} plies/s",
+        say("bench.plies", language, plies=f"{ref:,}"),
     )
     for key, playout in figures["playouts"].items():
         table.add_row(
-            f"playouts/s, {key.replace('/', ' ')}p",
+            say("bench.playouts", language, setup=key.replace("/", " ")),
             f"{playout['per_second']:,.1f}",
             f"{playout['best_window_per_second']:,.1f}",
             "",
         )
-    table.add_row("clone() µs, mid-game", f"{figures['clone_us']:.2f}",
+    table.add_row(say("bench.clone", language), f"{figures['clone_us']:.2f}",
                   f"{figures['clone']['min_us']:.2f}", "")
-    table.caption = (
-        "step = legal_actions() + uniform choice + apply()\n"
-        "clone: median of mid-game states (best window: the fastest)\n"
-        f"{figures['seconds_per_measurement']} s per measurement, "
-        f"{figures['implementation']} {figures['python']} on {figures['machine']}"
-    )
+    table.caption = say("bench.caption", language,
+                        seconds=str(figures["seconds_per_measurement"]),
+                        python=f"{figures['implementation']} {figures['python']}",
+                        machine=str(figures["machine"]))
     return table

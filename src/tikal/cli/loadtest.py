@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from .common import fail, wide_console
+from .common import LangOption, fail, language_of, say, wide_console
 
 SCENARIOS = ("saturate", "paced", "bots")
 
@@ -46,18 +46,21 @@ def loadtest(
     seed: Annotated[int, typer.Option(help="Seed of the clients' random choices.")] = 1,
     bot_level: Annotated[str, typer.Option(help="Level of the bots in the bots scenario.")
                          ] = "medium",
+    lang: LangOption = None,
 ) -> None:
     """Load the web server: start it on 127.0.0.1, play many games over WebSocket and HTTP,
     print moves/s, latency percentiles, message sizes, server memory and errors."""
     from ..loadtest import Options, run, summary
 
+    language = language_of(lang)
     chosen = scenario or list(SCENARIOS)
     unknown = sorted(set(chosen) - set(SCENARIOS))
     if unknown:
-        raise fail(f"unknown scenario(s) {', '.join(unknown)}; choose {', '.join(SCENARIOS)}")
+        raise fail(say("load.unknown", language, given=", ".join(unknown),
+                       choices=", ".join(SCENARIOS)), language)
     if processes > 1 and (db is None or not db.startswith("postgresql")):
-        raise fail("several processes need a shared PostgreSQL database (--db postgresql://…)")
-    table = Table(title=f"tikal loadtest ({processes} process(es), {db or 'SQLite'})")
+        raise fail(say("load.postgres", language), language)
+    table = Table(title=say("load.title", language, processes=processes, db=db or "SQLite"))
     rows = []
     for name in chosen:
         opts = Options(
@@ -68,7 +71,7 @@ def loadtest(
         )
         cells = summary(run(opts))
         rows.append((name, cells))
-    table.add_column("scenario")
+    table.add_column(say("load.scenario", language))
     for column in rows[0][1]:
         table.add_column(column, justify="right")
     for name, cells in rows:

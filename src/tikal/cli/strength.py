@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from ..bots.strength import (
@@ -19,7 +20,7 @@ from ..bots.strength import (
     read_history,
     save_strength_plot,
 )
-from .common import fail, wide_console
+from .common import LangOption, fail, language_of, say, wide_console
 
 
 def register(app: typer.Typer) -> None:
@@ -37,35 +38,39 @@ def strength(
     plot: Annotated[
         Path | None, typer.Option(help="Save a PNG of the win rates over time here.")
     ] = None,
+    lang: LangOption = None,
 ) -> None:
     """Bot strength over time: every run of the history per match-up, as a table and a plot."""
+    language = language_of(lang)
     for path in add or []:
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
             when = datetime.fromtimestamp(path.stat().st_mtime, UTC).isoformat(timespec="seconds")
             append_entry(history, entry_from_results(data, tag or path.stem, when))
         except (OSError, json.JSONDecodeError, HistoryError) as exc:
-            raise fail(f"{path}: {exc}") from None
+            raise fail(f"{path}: {exc}", language) from None
     try:
         entries = read_history(history)
     except OSError as exc:
-        raise fail(f"cannot read {history}: {exc.strerror}") from None
+        raise fail(say("cannot_read", language, file=str(history), reason=str(exc.strerror)),
+                   language) from None
     except HistoryError as exc:
-        raise fail(str(exc)) from None
+        raise fail(str(exc), language) from None
     console = wide_console()
-    console.print(history_table(entries))
+    console.print(history_table(entries, language))
     if plot is not None:
         try:
             save_strength_plot(entries, plot)
         except HistoryError as exc:
-            raise fail(str(exc)) from None
-        console.print(f"Plot saved to {plot}")
+            raise fail(str(exc), language) from None
+        console.print(escape(say("plot_saved", language, path=str(plot))))
 
 
-def history_table(entries: list[HistoryEntry]) -> Table:
-    table = Table(title="Bot strength over time")
-    for name in ("When", "Tag", "Match-up", "Bot", "Games", "Win rate", "95% CI", "Score"):
-        table.add_column(name, justify="right" if name in ("Games", "Score") else "left")
+def history_table(entries: list[HistoryEntry], language: str = "en") -> Table:
+    table = Table(title=say("strength.title", language))
+    for name in ("when", "tag", "matchup", "bot", "games", "win_rate", "ci95", "mean_score"):
+        table.add_column(say(f"col.{name}", language),
+                         justify="right" if name in ("games", "mean_score") else "left")
     for entry in entries:
         for name, b in entry.bots.items():
             table.add_row(

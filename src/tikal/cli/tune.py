@@ -14,7 +14,7 @@ from rich.table import Table
 from ..bots.arena import EXECUTORS, Executor, make_executor
 from ..bots.evaluate import DEFAULT_WEIGHTS
 from ..bots.tuning import MatchResult, Setup, TuningRun, match, save_plot, tune
-from .common import check_players, console, wide_console
+from .common import LangOption, check_players, console, language_of, percent, say, wide_console
 
 LEVELS = ("greedy", "mcts")
 
@@ -45,14 +45,18 @@ def tune_weights(
         "weights.json"
     ),
     plot: Annotated[Path | None, typer.Option(help="Save the fitness per generation.")] = None,
+    lang: LangOption = None,
 ) -> None:
     """Tune the evaluation weights by self-play against the current ones (CMA-ES, seeded),
     then play the tuned weights against the current ones on held-out deals."""
+    language = language_of(lang)
     if level not in LEVELS:
-        raise typer.BadParameter(f"choose one of {', '.join(LEVELS)}", param_hint="--level")
-    setup = Setup(rules, check_players(rules, players), level, iterations)
+        raise typer.BadParameter(say("choose", language, choices=", ".join(LEVELS)),
+                                 param_hint="--level")
+    setup = Setup(rules, check_players(rules, players, language), level, iterations)
     if executor not in EXECUTORS:
-        raise typer.BadParameter(f"choose one of {', '.join(EXECUTORS)}", param_hint="--executor")
+        raise typer.BadParameter(say("choose", language, choices=", ".join(EXECUTORS)),
+                                 param_hint="--executor")
     runner = make_executor(jobs, executor, address)
     run = _search(setup, generations, population, deals, seed, runner)
     test = match(setup, run.best, DEFAULT_WEIGHTS, held_out, seed + 10_000, runner) \
@@ -66,7 +70,7 @@ def tune_weights(
                                "weights": run.best.to_json()}, indent=1), encoding="utf-8")
     if plot is not None and run.history:
         save_plot(run, str(plot))
-    wide_console().print(_table(run.history, test, held_out))
+    wide_console().print(_table(run.history, test, held_out, language))
 
 
 def _search(setup: Setup, generations: int, population: int, deals: int, seed: int,
@@ -88,15 +92,16 @@ def _result_json(result: MatchResult) -> dict[str, object]:
             "ci95": [round(x, 4) for x in result.interval], "margin": round(result.margin, 2)}
 
 
-def _table(history: list[dict[str, float]], test: MatchResult | None, held_out: int) -> Table:
-    table = Table(title="Self-play tuning")
-    for column in ("generation", "best", "mean", "best so far"):
-        table.add_column(column, justify="right")
+def _table(history: list[dict[str, float]], test: MatchResult | None, held_out: int,
+           language: str = "en") -> Table:
+    table = Table(title=say("tune.title", language))
+    for column in ("generation", "best", "mean", "overall"):
+        table.add_column(say(f"tune.col.{column}", language), justify="right")
     for row in history:
         table.add_row(*(str(row[k]) for k in ("generation", "best", "mean", "overall")))
     if test is not None:
         low, high = test.interval
-        table.caption = (f"held-out: tuned vs current weights, {test.games} games "
-                         f"({held_out} deals): {test.win_rate:.1%} (95% CI {low:.1%}-{high:.1%}),"
-                         f" margin {test.margin:+.1f}")
+        table.caption = say("tune.caption", language, games=test.games, deals=held_out,
+                            rate=percent(test.win_rate, language), low=percent(low, language),
+                            high=percent(high, language), margin=f"{test.margin:+.1f}")
     return table

@@ -7,6 +7,8 @@ from typing import Annotated
 
 import typer
 
+from .common import LangOption, language_of, say
+
 
 def register(app: typer.Typer) -> None:
     """Add ``serve`` to ``app``; FastAPI and uvicorn load only when the command runs."""
@@ -52,6 +54,7 @@ def serve(
     analysis_jobs: Annotated[
         int | None, typer.Option(min=1, help="Analyses running at once, each in one worker "
                                  "process (default 1, or TIKAL_ANALYSIS_JOBS).")] = None,
+    lang: LangOption = None,
 ) -> None:
     """Serve the web app: play in the browser (hot-seat, invite links, bots), replays."""
     import uvicorn
@@ -66,5 +69,6 @@ def serve(
                                                         jobs=analysis_jobs)
     web = create_app(db, bot_delay=bot_delay, limit_settings=settings, analysis=analysis)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    typer.echo(f"Tikal web app: open http://{shown}:{port}/  (games stored in {where_stored(db)})")
+    typer.echo(say("serve.open", language_of(lang), url=f"http://{shown}:{port}/",
+                   where=where_stored(db)))
     uvicorn.run(web, host=host, port=port, log_level=log_level, ws_max_size=65536)

@@ -24,8 +24,9 @@ from .analysis_jobs import AnalysisSettings
 from .bots import Hints
 from .databases import open_storage
 from .deps import Services
-from .errors import ServerError
+from .errors import ServerError, error_text
 from .hub import Hub
+from .i18n import request_language
 from .keeper import Keeper
 from .limits import BodyLimit, Limits, LimitSettings
 from .manager import Manager
@@ -77,15 +78,18 @@ def add_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(ServerError)
     async def server_error(request: Request, exc: ServerError) -> Response:
-        return JSONResponse(exc.to_json(), status_code=exc.status, headers=exc.headers())
+        return JSONResponse(exc.to_json(request_language(request)), status_code=exc.status,
+                            headers=exc.headers())
 
     @app.exception_handler(StorageUnavailable)
     async def storage_unavailable(request: Request, exc: StorageUnavailable) -> Response:
         """The database is down: nothing was stored; the client may send it again."""
         log.error("%s %s: %s", request.method, request.url.path, exc)
         return JSONResponse(
-            {"type": "error", "code": "unavailable",
-             "message": "the game database cannot be reached; nothing was stored, try again"},
+            {"type": "error", "code": "unavailable", "message": error_text(
+                "unavailable",
+                "the game database cannot be reached; nothing was stored, try again",
+                request_language(request))},
             status_code=503, headers={"Retry-After": str(UNAVAILABLE_RETRY_AFTER)},
         )
 
@@ -93,8 +97,9 @@ def add_error_handlers(app: FastAPI) -> None:
     async def internal_error(request: Request, exc: Exception) -> Response:
         """Anything unexpected: logged with its traceback, the client told nothing more."""
         log.error("%s %s failed", request.method, request.url.path, exc_info=exc)
-        return JSONResponse({"type": "error", "code": "internal",
-                             "message": "internal server error (logged)"}, status_code=500)
+        return JSONResponse({"type": "error", "code": "internal", "message": error_text(
+            "internal", "internal server error (logged)", request_language(request))},
+            status_code=500)
 
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError) -> Response:
@@ -109,20 +114,22 @@ def add_error_handlers(app: FastAPI) -> None:
             else:
                 problems.append(f"{where or 'body'}: {err.get('msg')}")
         return JSONResponse(
-            {"type": "error", "code": "bad_request", "message": "; ".join(problems)},
+            {"type": "error", "code": "bad_request",
+             "message": error_text("bad_request", "; ".join(problems), request_language(request))},
             status_code=status,
         )
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
         if request.url.path.startswith("/api/"):
+            code = HTTP_CODES.get(exc.status_code, "bad_request")
             return JSONResponse(
-                {"type": "error", "code": HTTP_CODES.get(exc.status_code, "bad_request"),
-                 "message": str(exc.detail)},
+                {"type": "error", "code": code,
+                 "message": error_text(code, str(exc.detail), request_language(request))},
                 status_code=exc.status_code,
             )
         if exc.status_code == 404:
-            return HTMLResponse(page("404.html"), status_code=404)
+            return HTMLResponse(page("404.html", request_language(request)), status_code=404)
         return JSONResponse({"message": str(exc.detail)}, status_code=exc.status_code)
 
 

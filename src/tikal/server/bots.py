@@ -81,9 +81,10 @@ def hint_view(session: Session, seats: tuple[int, ...]) -> tuple[View, int]:
 
 
 def hint_entry(
-    session: Session, view: View, action: Action, name: str, state: int
+    session: Session, view: View, action: Action, name: str, state: int,
+    language: str = "en",
 ) -> dict[str, Any]:
-    entry = action_entry(view.state, action, session.names)
+    entry = action_entry(view.state, action, session.names, language)
     return {"type": "hint", **entry, "bot": name, "state": state}
 
 
@@ -233,17 +234,20 @@ class Hints:
 
     def __init__(self, pool: SearchPool) -> None:
         self.pool = pool
-        self._cache: OrderedDict[tuple[str, int], dict[str, Any]] = OrderedDict()
+        self._cache: OrderedDict[tuple[str, int], tuple[View, Action, str]] = OrderedDict()
         self._busy: set[tuple[str, tuple[int, ...]]] = set()
 
-    async def ask(self, session: Session, seats: tuple[int, ...]) -> dict[str, Any]:
-        """The hint for the position now (from the cache if asked before)."""
+    async def ask(
+        self, session: Session, seats: tuple[int, ...], language: str = "en",
+    ) -> dict[str, Any]:
+        """The hint for the position now (from the cache if asked before), its text in
+        ``language``."""
         view, state = hint_view(session, seats)
         key = (session.game_id, state)
         found = self._cache.get(key)
         if found is not None:
             self._cache.move_to_end(key)
-            return found
+            return hint_entry(session, found[0], found[1], found[2], state, language)
         busy = (session.game_id, seats)
         if busy in self._busy:
             raise ServerError("hint_busy", "a hint for this seat is being worked out; "
@@ -254,8 +258,8 @@ class Hints:
             action, _ = await choose(self.pool, name, _new_bot(name), view)
         finally:
             self._busy.discard(busy)
-        answer = hint_entry(session, view, action, name, state)
-        self._cache[key] = answer
+        answer = hint_entry(session, view, action, name, state, language)
+        self._cache[key] = (view, action, name)
         while len(self._cache) > HINT_CACHE:
             self._cache.popitem(last=False)
         return answer

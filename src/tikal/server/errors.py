@@ -6,22 +6,27 @@ import math
 from typing import Any
 
 from ..errors import IllegalAction, NotationError
-from ..messages import Message
+from ..messages import DEFAULT_LANGUAGE, Message, catalog, render
 
 
 class ServerError(Exception):
     """A refused request: ``code`` is machine-readable, ``status`` the HTTP status.
 
     A refusal by the engine also carries its ``reason`` (message key and parameters), so a
-    client can show it in another language; ``message`` is the English text.
+    client can show it in another language; ``message`` is the English text.  Other
+    refusals may name a catalog ``key`` with ``params``; without one, a language other
+    than English says the code's general text (``error.<code>``).
     """
 
     def __init__(
         self, code: str, message: str, status: int = 400, rule: str | None = None,
         state: int | None = None, reason: Message | None = None,
-        retry_after: float | None = None,
+        retry_after: float | None = None, key: str | None = None,
+        params: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(message)
+        self.key = key
+        self.params = dict(params or {})
         self.code = code
         self.message = message
         self.status = status
@@ -48,15 +53,41 @@ class ServerError(Exception):
         return cls("bad_action", str(error), 422, rule="NOTATION", state=state,
                    reason=error.reason)
 
-    def to_json(self) -> dict[str, Any]:
-        data: dict[str, Any] = {"type": "error", "code": self.code, "message": self.message}
+    def text(self, language: str = DEFAULT_LANGUAGE) -> str:
+        """The message in ``language`` (the English ``message`` as given for English)."""
+        return error_text(self.code, self.message, language, self.reason or (
+            Message(self.key, self.params) if self.key else None))
+
+    def to_json(self, language: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
+        data: dict[str, Any] = {"type": "error", "code": self.code,
+                                "message": self.text(language)}
         if self.reason is not None:
             data.update(self.reason.to_json())
         if self.rule:
             data["rule"] = self.rule
-            data["rule_url"] = f"/rules#{self.rule}"
+            data["rule_url"] = rule_url(self.rule, language)
         if self.state is not None:
             data["state"] = self.state
         if self.retry_after is not None:
             data["retry_after"] = round(self.retry_after, 3)
         return data
+
+
+def rule_url(rule: str, language: str = DEFAULT_LANGUAGE) -> str:
+    """Where the rulebook of ``language`` explains ``rule`` (``/rules/de#MOVE-2``)."""
+    return f"/rules#{rule}" if language == DEFAULT_LANGUAGE else f"/rules/{language}#{rule}"
+
+
+def error_text(
+    code: str, english: str, language: str = DEFAULT_LANGUAGE, reason: Message | None = None,
+) -> str:
+    """An error body's ``message`` in ``language``: the reason rendered when there is one,
+    else the general text of ``code``; English keeps the detailed text as given."""
+    if language == DEFAULT_LANGUAGE:
+        return english
+    if reason is not None:
+        return render(reason, language=language)
+    key = f"error.{code}"
+    if key in catalog():
+        return render(Message(key), language=language)
+    return render(Message("error.other"), language=language)

@@ -37,6 +37,7 @@ class Connection:
 
     websocket: WebSocket
     seats: tuple[int, ...]
+    language: str = "en"
     queue: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
     rev: int = -1
     had: dict[str, Any] | None = None
@@ -92,10 +93,13 @@ class Hub:
         self._running.add(game_id)
         asyncio.get_running_loop().create_task(self._broadcast(game_id))
 
-    async def snapshot(self, session: Session, seat_sets: set[tuple[int, ...]]) -> Snapshot:
-        """The latest snapshot with the seat parts of ``seat_sets``, built in a thread."""
+    async def snapshot(
+        self, session: Session, seat_sets: set[tuple[int, ...]], language: str = "en",
+    ) -> Snapshot:
+        """The latest snapshot in ``language`` with the seat parts of ``seat_sets``, built
+        in a thread (only languages somebody is connected with are built)."""
         def build() -> Snapshot:
-            snap = self.publisher.snapshot(session)
+            snap = self.publisher.snapshot(session, language)
             for seats in seat_sets:
                 snap.seat(seats)
             return snap
@@ -109,9 +113,11 @@ class Hub:
                 if not conns:
                     return
                 session = self.manager.get(game_id)
-                snap = await self.snapshot(session, {c.seats for c in conns})
-                for conn in conns:
-                    conn.put_snapshot(snap)
+                for language in sorted({c.language for c in conns}):
+                    speakers = [c for c in conns if c.language == language]
+                    snap = await self.snapshot(session, {c.seats for c in speakers}, language)
+                    for conn in speakers:
+                        conn.put_snapshot(snap)
                 if game_id not in self._again:
                     return
         except Exception:
@@ -121,7 +127,7 @@ class Hub:
 
     async def send_full(self, session: Session, conn: Connection) -> None:
         """The whole state to one connection (on connect, and when it asks)."""
-        snap = await self.snapshot(session, {conn.seats})
+        snap = await self.snapshot(session, {conn.seats}, conn.language)
         conn.put_snapshot(snap, full=True)
 
     def add(self, game_id: str, conn: Connection) -> None:

@@ -17,6 +17,7 @@ message costs the same early and late in a game.
 from __future__ import annotations
 
 import functools
+import html
 import itertools
 import re
 import xml.etree.ElementTree as ET
@@ -30,7 +31,7 @@ from ..actions import Action, log_steps, token_name
 from ..components import RuleSet, rule_set
 from ..game import LEADER_PLACES, Phase
 from ..hexes import label
-from ..messages import Message, catalog, render
+from ..messages import DEFAULT_LANGUAGE, Message, catalog, render
 from ..seats import seat_look
 from ..state import GameState, ScoreEvent
 from ..view import View
@@ -47,88 +48,107 @@ def _frozen(message: Message) -> tuple[Any, ...]:
     ))
 
 
-def cached_render(message: Message, form: str, names: Sequence[str]) -> str:
+def cached_render(
+    message: Message, form: str, names: Sequence[str], language: str = DEFAULT_LANGUAGE,
+) -> str:
     """:func:`tikal.messages.render`, remembered: the same offers and log lines are
     rendered again and again (every legal action after every move), and rendering
     formats every number through the locale."""
     try:
-        key = (form, tuple(names), _frozen(message))
+        key = (language, form, tuple(names), _frozen(message))
         found = _rendered.get(key)
     except TypeError:  # a parameter that cannot be a key: render every time
-        return render(message, form, names)
+        return render(message, form, names, language)
     if found is None:
         if len(_rendered) >= RENDER_CACHE_SIZE:
             _rendered.clear()
-        found = _rendered[key] = render(message, form, names)
+        found = _rendered[key] = render(message, form, names, language)
     return found
 
 
+def colour_name(name: str, language: str = DEFAULT_LANGUAGE) -> str:
+    """A seat colour's name in ``language`` (the catalog's ``colour.*``), else as given."""
+    key = f"colour.{name.lower()}"
+    return render(Message(key), language=language) if key in catalog() else name
+
+
 def seat_json(
-    seat: int, name: str, kind: str | None = None, level: str | None = None
+    seat: int, name: str, kind: str | None = None, level: str | None = None,
+    language: str = DEFAULT_LANGUAGE,
 ) -> dict[str, Any]:
     """A seat as clients draw it: its name and its look from :mod:`tikal.seats`."""
     look = seat_look(seat)
     data: dict[str, Any] = {"seat": seat, "name": name}
     if kind is not None:
         data.update(kind=kind, level=level)
-    data.update(colour=look.colour, ink=look.ink, shape=look.shape, colour_name=look.name)
+    data.update(colour=look.colour, ink=look.ink, shape=look.shape,
+                colour_name=colour_name(look.name, language))
     return data
 
 
-def action_entry(g: GameState, action: Action, names: Sequence[str]) -> dict[str, Any]:
+def action_entry(
+    g: GameState, action: Action, names: Sequence[str], language: str = DEFAULT_LANGUAGE,
+) -> dict[str, Any]:
     """One action for a client: its fields, notation, cost, spaces and text (imperative)."""
     return {
         "action": str(action),
         **action.to_json(),
         "cost": g.cost(action),
         "cells": [label(cell) for cell in action.cells],
-        "text": cached_render(g.describe(action), "action", names),
+        "text": cached_render(g.describe(action), "action", names, language),
     }
 
 
-def legal_json(g: GameState, names: Sequence[str]) -> dict[str, list[dict[str, Any]]]:
+def legal_json(
+    g: GameState, names: Sequence[str], language: str = DEFAULT_LANGUAGE,
+) -> dict[str, list[dict[str, Any]]]:
     """The legal actions of the player to act, grouped by verb (in the engine's order)."""
     grouped: dict[str, list[dict[str, Any]]] = {}
     for action in g.legal_actions():
-        grouped.setdefault(action.verb, []).append(action_entry(g, action, names))
+        grouped.setdefault(action.verb, []).append(action_entry(g, action, names, language))
     return grouped
 
 
-def verb_titles(verbs: Sequence[str]) -> dict[str, str]:
+def verb_titles(verbs: Sequence[str], language: str = DEFAULT_LANGUAGE) -> dict[str, str]:
     """A heading per verb, where the catalog names the deed (``deed.dig``: "digging a level")."""
     known = catalog()
-    return {verb: render(Message(f"deed.{verb}")) for verb in verbs if f"deed.{verb}" in known}
+    return {verb: render(Message(f"deed.{verb}"), language=language)
+            for verb in verbs if f"deed.{verb}" in known}
 
 
-def tile_text(g: GameState, tile_id: str) -> str:
+def tile_text(g: GameState, tile_id: str, language: str = DEFAULT_LANGUAGE) -> str:
     """How a terrain tile reads ("temple 5"), in the catalog's words."""
-    return render(g.describe_tile(tile_id))
+    return render(g.describe_tile(tile_id), language=language)
 
 
 def score_json(event: ScoreEvent) -> dict[str, int]:
     return event.to_json() | {"total": event.total}
 
 
-def score_line(event: ScoreEvent, names: Sequence[str]) -> dict[str, Any]:
+def score_line(
+    event: ScoreEvent, names: Sequence[str], language: str = DEFAULT_LANGUAGE,
+) -> dict[str, Any]:
     """A log line for one player's scoring, its text from the catalog."""
     return {
         "seat": event.player, "kind": "score", "score": score_json(event),
-        "text": render(event.describe(), "log", names),
+        "text": render(event.describe(), "log", names, language),
     }
 
 
-def rule_set_json(rs: RuleSet) -> dict[str, Any]:
+def rule_set_json(rs: RuleSet, language: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
     """What a client needs to know of a rule set to lay out its screens (no rules)."""
     return {
         "players": list(rs.player_counts), "action_points": rs.action_points,
         "costs": dict(rs.costs), "auction": rs.auction, "actions": sorted(rs.actions),
         "tiles": len(rs.terrain), "options": dict(rs.default_options),
-        "option_texts": {name: render(Message(f"option.{name}")) for name in rs.default_options},
+        "option_texts": {name: render(Message(f"option.{name}"), language=language)
+                         for name in rs.default_options},
     }
 
 
 def log_lines(
-    g: GameState, actors: Sequence[int], names: Sequence[str]
+    g: GameState, actors: Sequence[int], names: Sequence[str],
+    language: str = DEFAULT_LANGUAGE,
 ) -> list[dict[str, Any]]:
     """The game so far: a line per action, per chance outcome and per scoring.
 
@@ -146,14 +166,15 @@ def log_lines(
                 continue
             lines.append({
                 "seat": seat, "kind": "chance" if action.is_chance else "action",
-                "notation": str(action), "text": render(g.describe(action), "log", names),
+                "notation": str(action),
+                "text": render(g.describe(action), "log", names, language),
                 "step": number or None,
             })
             shown += 1
             while events and events[0].at < shown:
                 event = events.pop(0)
-                lines.append(score_line(event, names))
-    lines.extend(score_line(e, names) for e in events)
+                lines.append(score_line(event, names, language))
+    lines.extend(score_line(e, names, language) for e in events)
     return lines
 
 
@@ -229,6 +250,37 @@ def board_svg(parts: dict[str, Any]) -> str:
 
 HREF = re.compile(r'href="#([^"]+)"')
 ROOT_LABEL = re.compile(r'aria-label="Tikal board, \d+ tiles"')
+BOARD_LABEL = re.compile(r'aria-label="Tikal board, (\d+) tiles"')
+BASE_LABEL = ">BASE</text>"
+
+
+def localize_svg(picture: str, language: str = DEFAULT_LANGUAGE) -> str:
+    """The words drawn by :mod:`tikal.svg` (the basecamp's label, the board's accessible
+    name) in ``language``; the picture is unchanged for English."""
+    if language == DEFAULT_LANGUAGE:
+        return picture
+    if BASE_LABEL in picture:
+        base = html.escape(render(Message("web.board.base"), language=language))
+        picture = picture.replace(BASE_LABEL, f">{base}</text>")
+
+    def label(match: re.Match[str]) -> str:
+        words = render(Message("web.board.label", {"count": int(match.group(1))}),
+                       language=language)
+        return f'aria-label="{html.escape(words)}"'
+
+    return BOARD_LABEL.sub(label, picture)
+
+
+def localize_parts(parts: dict[str, Any], language: str) -> dict[str, Any]:
+    """Board parts (:func:`board_parts`) with their words in ``language``: only the root
+    and the shapes that hold words are copied, the spaces are shared."""
+    if language == DEFAULT_LANGUAGE or not parts.get("defs"):
+        return parts
+    defs = parts["defs"]
+    worded = {key: localize_svg(text, language) for key, text in defs.items()
+              if BASE_LABEL in text}
+    return {**parts, "root": localize_svg(parts["root"], language),
+            "defs": {**defs, **worded} if worded else defs}
 
 
 def drawn_cells(g: GameState) -> list[int]:
@@ -306,6 +358,16 @@ class BoardCache:
         self.refs: dict[str, frozenset[str]] = {}
         self.shapes: dict[str, str] = {}
         self.in_use: frozenset[str] = frozenset()
+        self.localized: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {}
+
+    def in_language(self, view: View, language: str) -> dict[str, Any]:
+        """:meth:`update`, with the board's few words in ``language`` (kept per language
+        until the parts change)."""
+        parts = self.update(view)
+        found = self.localized.get(language)
+        if found is None or found[0] is not parts:
+            found = self.localized[language] = (parts, localize_parts(parts, language))
+        return found[1]
 
     def update(self, view: View) -> dict[str, Any]:
         g = view.state
@@ -355,7 +417,8 @@ class LogLines:
     cut the lines back to the last mark that is still part of the history.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, language: str = DEFAULT_LANGUAGE) -> None:
+        self.language = language
         self.lines: list[dict[str, Any]] = []
         self.marks: list[tuple[int, int, int, int, Action | None]] = [(0, 0, 0, 0, None)]
 
@@ -387,16 +450,16 @@ class LogLines:
                 self.lines.append({
                     "seat": seat, "kind": "chance" if action.is_chance else "action",
                     "notation": str(action),
-                    "text": cached_render(g.describe(action), "log", names),
+                    "text": cached_render(g.describe(action), "log", names, self.language),
                     "step": number or None,
                 })
                 shown += 1
                 while seen < len(events) and events[seen].at < shown:
-                    self.lines.append(score_line(events[seen], names))
+                    self.lines.append(score_line(events[seen], names, self.language))
                     seen += 1
             number += 1
         while seen < len(events):
-            self.lines.append(score_line(events[seen], names))
+            self.lines.append(score_line(events[seen], names, self.language))
             seen += 1
         last = g.history[-1] if g.history else None
         self.marks.append((len(g.history), len(self.lines), seen, number, last))
@@ -539,7 +602,9 @@ def readable(message: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def seat_part(session: Session, seats: tuple[int, ...]) -> dict[str, Any]:
+def seat_part(
+    session: Session, seats: tuple[int, ...], language: str = DEFAULT_LANGUAGE,
+) -> dict[str, Any]:
     """What only the connections of ``seats`` are told: who they are, whether they act,
     and their legal actions (built from their own view [HIDDEN-1])."""
     game = session.game
@@ -552,9 +617,9 @@ def seat_part(session: Session, seats: tuple[int, ...]) -> dict[str, Any]:
         legal: dict[str, list[dict[str, Any]]] = {}
         if your_turn:
             g = game.view(game.current).state
-            legal = legal_json(g, session.names)
+            legal = legal_json(g, session.names, language)
         part["legal"] = compact_legal(legal)
-        part["verbs"] = verb_titles(list(legal))
+        part["verbs"] = verb_titles(list(legal), language)
     return part
 
 
@@ -596,7 +661,9 @@ def tile_rotations(rules: str, tile_id: str) -> dict[str, Any]:
             "middles": [g[len(head):len(g) - len(tail)] for g in groups]}
 
 
-def public_part(session: Session, board: BoardCache) -> dict[str, Any]:
+def public_part(
+    session: Session, board: BoardCache, language: str = DEFAULT_LANGUAGE,
+) -> dict[str, Any]:
     """Everything every connection is told, from the public view [HIDDEN-1] (the log is
     added by :class:`Snapshot`)."""
     view = session.game.view(None)
@@ -611,12 +678,12 @@ def public_part(session: Session, board: BoardCache) -> dict[str, Any]:
         "game_id": session.game_id,
         "rules": rs.name,
         "players": g.players,
-        "seats": [seat_json(p, seat.name, seat.kind, seat.level)
+        "seats": [seat_json(p, seat.name, seat.kind, seat.level, language)
                   for p, seat in enumerate(session.record.seats)],
         "phase": g.phase.value,
         "current": g.current,
         "ap": g.ap,
-        "rule_set": rule_set_json(rs),
+        "rule_set": rule_set_json(rs, language),
         "over": g.is_over,
         "winners": g.winners,
         "scores": list(g.scores),
@@ -625,7 +692,7 @@ def public_part(session: Session, board: BoardCache) -> dict[str, Any]:
         "score_events": [score_json(e) for e in g.score_events],
         "stack_left": len(g.stack),
         "display": [
-            {"tile": t, "describe": tile_text(g, t), "svg": tile_picture(rs.name, t)}
+            {"tile": t, "describe": tile_text(g, t, language), "svg": tile_picture(rs.name, t)}
             for t in g.display
         ],
         "auction": {
@@ -638,12 +705,12 @@ def public_part(session: Session, board: BoardCache) -> dict[str, Any]:
         "bot_thinking": session.bot_busy,
         "seeded": session.record.seeded,
         "drawn": None,
-        "board": board.update(view),
+        "board": board.in_language(view, language),
     }
     if g.drawn is not None:
         spec = rs.tile(g.drawn)
         data["drawn"] = {
-            "tile": g.drawn, "kind": spec.kind, "describe": tile_text(g, g.drawn),
+            "tile": g.drawn, "kind": spec.kind, "describe": tile_text(g, g.drawn, language),
             "rotations": tile_rotations(rs.name, g.drawn),
         }
     return data
@@ -705,18 +772,20 @@ _revisions = itertools.count(1)
 
 
 class Snapshot:
-    """One state of a game as sent to clients: the public part and the log (shared by all
-    connections), the seat parts (built once per set of seats), and the delta from the
-    previous snapshot."""
+    """One state of a game as sent to clients in one language: the public part and the
+    log (shared by every connection of that language), the seat parts (built once per
+    set of seats), and the delta from the previous snapshot of that language."""
 
     def __init__(
         self, session: Session, log: LogLines, board: BoardCache, previous: Snapshot | None,
+        language: str = DEFAULT_LANGUAGE,
     ) -> None:
         self.session = session
+        self.language = language
         self.key = (session.state, session.bot_busy)
         self.rev = next(_revisions)
         self.previous_rev = previous.rev if previous is not None else -1
-        self.public = public_part(session, board)
+        self.public = public_part(session, board, language)
         first = log.update(session, session.game, session.names)
         self.log = list(log.lines)
         self.seats: dict[tuple[int, ...], dict[str, Any]] = {}
@@ -732,13 +801,13 @@ class Snapshot:
     def seat(self, seats: tuple[int, ...]) -> dict[str, Any]:
         part = self.seats.get(seats)
         if part is None:
-            part = self.seats[seats] = seat_part(self.session, seats)
+            part = self.seats[seats] = seat_part(self.session, seats, self.language)
         return part
 
     def full(self, seats: tuple[int, ...]) -> dict[str, Any]:
         """The whole state for a (re)connecting client."""
-        return {"type": "state", "v": PROTOCOL, "state": self.key[0], **self.public,
-                "log": self.log, **self.seat(seats)}
+        return {"type": "state", "v": PROTOCOL, "state": self.key[0], "lang": self.language,
+                **self.public, "log": self.log, **self.seat(seats)}
 
     def delta(self, seats: tuple[int, ...], had: dict[str, Any] | None) -> dict[str, Any]:
         """What changed since the previous snapshot, for a client that holds it and the
@@ -754,31 +823,49 @@ class Snapshot:
         return msg
 
 
-def build_message(session: Session, seats: tuple[int, ...] | None) -> dict[str, Any]:
+def build_message(
+    session: Session, seats: tuple[int, ...] | None, language: str = DEFAULT_LANGUAGE,
+) -> dict[str, Any]:
     """The whole state message for ``seats`` (None or () for a spectator), built afresh
     from the session's views [HIDDEN-1]."""
-    return Snapshot(session, LogLines(), BoardCache(), None).full(tuple(seats or ()))
+    snap = Snapshot(session, LogLines(language), BoardCache(), None, language)
+    return snap.full(tuple(seats or ()))
 
 
 class Publisher:
-    """The latest snapshot of every game in memory (built under the session's lock)."""
+    """The latest snapshot of every game in memory, per language (built under the
+    session's lock).
+
+    A language has its own public part and log (texts) and is built only while somebody
+    asks for it; the board (no words) is shared by the languages of a game.
+    """
 
     def __init__(self) -> None:
-        self._latest: dict[str, tuple[Session, LogLines, BoardCache, Snapshot]] = {}
+        self._latest: dict[tuple[str, str], tuple[Session, LogLines, Snapshot]] = {}
+        self._boards: dict[str, tuple[Session, BoardCache]] = {}
 
-    def snapshot(self, session: Session) -> Snapshot:
+    def snapshot(self, session: Session, language: str = DEFAULT_LANGUAGE) -> Snapshot:
         with session.lock:
-            found = self._latest.get(session.game_id)
+            found = self._latest.get((session.game_id, language))
             latest: Snapshot | None = None
             if found is not None and found[0] is session:
-                _, log, board, latest = found
+                _, log, latest = found
                 if latest.key == (session.state, session.bot_busy):
                     return latest
             else:
-                log, board = LogLines(), BoardCache()
-            snap = Snapshot(session, log, board, latest)
-            self._latest[session.game_id] = (session, log, board, snap)
+                log = LogLines(language)
+            shared = self._boards.get(session.game_id)
+            if shared is None or shared[0] is not session:
+                shared = self._boards[session.game_id] = (session, BoardCache())
+            snap = Snapshot(session, log, shared[1], latest, language)
+            self._latest[(session.game_id, language)] = (session, log, snap)
             return snap
 
+    def languages(self, game_id: str) -> set[str]:
+        """The languages a snapshot of ``game_id`` is kept in."""
+        return {language for game, language in self._latest if game == game_id}
+
     def forget(self, game_id: str) -> None:
-        self._latest.pop(game_id, None)
+        for key in [k for k in self._latest if k[0] == game_id]:
+            self._latest.pop(key, None)
+        self._boards.pop(game_id, None)

@@ -14,10 +14,11 @@ from ..errors import NotationError, RecordError
 from ..game import Game
 from ..messages import render
 from ..seats import seat_look
+from ..state import ScoreEvent
 from .errors import ServerError
 from .limits import MAX_NAME
 from .manager import Manager, plausible_id
-from .messages import score_json, score_line, seat_json
+from .messages import localize_svg, score_json, score_line, seat_json
 from .storage import GameRecord, SeatRecord
 
 CHECKPOINT = 16
@@ -46,7 +47,8 @@ def upload_record(manager: Manager, record: Any) -> str:
     try:
         game = Game.from_record(record)
     except RecordError as exc:
-        raise ServerError("bad_record", str(exc), 422, rule=exc.rule) from None
+        raise ServerError("bad_record", str(exc), 422, rule=exc.rule,
+                          reason=exc.message) from None
     seats = record.get("seats")
     names = [
         shown_name(s.get("name"), p) if isinstance(s, dict) else seat_look(p).name
@@ -105,12 +107,16 @@ class Replay:
         self.record.pop("result", None)
         try:
             setup, *self.steps = log_steps([parse_action(t) for t in self.record.get("log") or []])
-        except (NotationError, ValueError) as exc:
+        except NotationError as exc:
+            raise RecordError(0, exc.reason) from None
+        except ValueError as exc:
             raise RecordError(0, str(exc)) from None
         self.start = [str(c) for c in setup.chance]
         self.final = Game.from_record(self.record)
         self.names = names
         self.checkpoints: list[Game] = []
+        self._steps: dict[str, list[dict[str, Any]]] = {}
+        self._events: list[list[ScoreEvent]] = []
         self.meta = self._describe_steps()
 
     @staticmethod
@@ -124,6 +130,23 @@ class Replay:
         for entry in self.steps[base * CHECKPOINT : step]:
             self._advance(game, entry)
         return game
+
+    def steps_in(self, language: str) -> list[dict[str, Any]]:
+        """Every step with its texts in ``language`` (rendered once per language)."""
+        found = self._steps.get(language)
+        if found is None:
+            final, names = self.final, self.names
+            found = [
+                {**entry,
+                 "text": render(final.describe(step.action), "log", names, language),
+                 "chance": [render(final.describe(c), "log", names, language)
+                            for c in step.chance],
+                 "scores": [score_line(e, names, language) for e in events]}
+                for entry, step, events in zip(self.meta, self.steps, self._events, strict=True)
+                if step.action is not None
+            ]
+            self._steps[language] = found
+        return found
 
     def _describe_steps(self) -> list[dict[str, Any]]:
         """Seat, notation and text of every step; texts from the final game, which can
@@ -146,27 +169,29 @@ class Replay:
                 "chance": [render(final.describe(c), "log", names) for c in step.chance],
                 "scores": [score_line(e, names) for e in game.score_events[scored:]],
             })
+            self._events.append(list(game.score_events[scored:]))
+        self._steps["en"] = out
         return out
 
     @property
     def total(self) -> int:
         return len(self.steps)
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self, language: str = "en") -> dict[str, Any]:
         g = self.final
         return {
             "id": self.replay_id,
             "rules": g.rules.name,
             "players": g.players,
-            "seats": [seat_json(p, self.names[p]) for p in range(g.players)],
+            "seats": [seat_json(p, self.names[p], language=language) for p in range(g.players)],
             "total": self.total,
-            "steps": self.meta,
+            "steps": self.steps_in(language),
             "over": g.is_over,
             "scores": list(g.scores),
             "winners": g.winners,
         }
 
-    def frame(self, step: int) -> dict[str, Any]:
+    def frame(self, step: int, language: str = "en") -> dict[str, Any]:
         if not 0 <= step <= self.total:
             raise ServerError("no_frame", f"this replay has frames 0 to {self.total}, not "
                               f"{step}", 404)
@@ -176,7 +201,7 @@ class Replay:
         return {
             "step": step,
             "total": self.total,
-            "svg": svg.board(view),
+            "svg": localize_svg(svg.board(view), language),
             "phase": g.phase.value,
             "current": g.current,
             "ap": g.ap,
@@ -212,7 +237,7 @@ class Replays:
         try:
             replay = Replay(replay_id, record, names)
         except RecordError as exc:
-            raise ServerError("bad_record", str(exc), 422) from None
+            raise ServerError("bad_record", str(exc), 422, reason=exc.message) from None
         if not uploaded and not self.manager.get(replay_id).game.is_over:
             return replay  # a game in progress changes; do not cache
         with self._lock:

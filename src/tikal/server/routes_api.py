@@ -15,8 +15,9 @@ from ..components import RULE_SET_NAMES, rule_set
 from ..seats import seat_table
 from .bots import bot_names, hint_bot_name
 from .deps import client_of, services
+from .i18n import request_language
 from .limits import MAX_NAME, parse_json
-from .messages import rule_set_json
+from .messages import colour_name, rule_set_json
 from .replay import download_record, upload_record
 from .routes_pages import render_rules
 from .session import Session
@@ -59,12 +60,13 @@ class TokenIn(BaseModel):
     token: str | None = Field(None, max_length=64)
 
 
-def meta() -> dict[str, Any]:
+def meta(language: str = "en") -> dict[str, Any]:
     """What a client needs before a game: seat looks, rule sets, bot levels, the version."""
-    sets = {name: rule_set_json(rule_set(name)) for name in RULE_SET_NAMES}
+    sets = {name: rule_set_json(rule_set(name), language) for name in RULE_SET_NAMES}
     return {
         "version": __version__,
         "seats": [seat.to_json() for seat in seat_table()],
+        "colour_names": [colour_name(seat.name, language) for seat in seat_table()],
         "rulesets": sets,
         "bots": bot_names(),
         "hint_bot": hint_bot_name(),
@@ -72,16 +74,18 @@ def meta() -> dict[str, Any]:
 
 
 @router.get("/meta", tags=["games"], name="meta")
-async def get_meta() -> dict[str, Any]:
+async def get_meta(request: Request) -> dict[str, Any]:
     """Seat looks (colour, shape, ...), rule sets (players, options, costs), bot levels,
-    the hint bot and the version."""
-    return meta()
+    the hint bot and the version; texts in the language of ``?lang=`` (else the
+    ``tikal_lang`` cookie, else ``Accept-Language``)."""
+    return meta(request_language(request))
 
 
 @router.get("/rules", tags=["rules"])
-async def rules_json() -> dict[str, str]:
-    """Every rule id with its text (for explaining refused moves)."""
-    _, summaries = await asyncio.to_thread(render_rules)
+async def rules_json(request: Request) -> dict[str, str]:
+    """Every rule id with its text (for explaining refused moves), in the language of
+    ``?lang=`` (else the ``tikal_lang`` cookie, else ``Accept-Language``)."""
+    _, summaries = await asyncio.to_thread(render_rules, request_language(request))
     return summaries
 
 
@@ -98,7 +102,7 @@ def json_bytes(data: Any, status: int = 200, headers: dict[str, str] | None = No
 async def full_state(request: Request, session: Session, token: str | None) -> Response:
     """The whole state message for ``token``'s seats, from the game's shared snapshot."""
     seats = session.seats_for(token)
-    snap = await services(request).hub.snapshot(session, {seats})
+    snap = await services(request).hub.snapshot(session, {seats}, request_language(request))
     return json_bytes(snap.full(seats))
 
 
@@ -191,7 +195,7 @@ async def post_hint(request: Request, game_id: str, body: TokenIn,
     svc.limits.check(client_of(request), "hint")
     token = body.token or x_tikal_token
     session = await asyncio.to_thread(svc.manager.get, game_id)
-    return await svc.hints.ask(session, session.seats_for(token))
+    return await svc.hints.ask(session, session.seats_for(token), request_language(request))
 
 
 @router.get("/games/{game_id}/record", tags=["replays"])
@@ -217,7 +221,7 @@ async def post_replay(request: Request) -> dict[str, Any]:
 async def get_replay(request: Request, replay_id: str) -> dict[str, Any]:
     """A replay's players and every step (seat, notation, text, chance, scores)."""
     replay = await asyncio.to_thread(services(request).replays.get, replay_id)
-    return replay.summary()
+    return await asyncio.to_thread(replay.summary, request_language(request))
 
 
 @router.get("/replays/{replay_id}/frames/{step}", tags=["replays"])
@@ -225,4 +229,4 @@ async def get_frame(request: Request, replay_id: str, step: int) -> dict[str, An
     """The public position after ``step`` steps (0 = the start), with its SVG; a step
     outside 0 .. total is 404 ``no_frame``."""
     replay = await asyncio.to_thread(services(request).replays.get, replay_id)
-    return await asyncio.to_thread(replay.frame, step)
+    return await asyncio.to_thread(replay.frame, step, request_language(request))

@@ -16,6 +16,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from .deps import Services, services
 from .errors import ServerError
 from .hub import Connection, encode
+from .i18n import request_language
 from .limits import MAX_WS_MESSAGE, parse_json
 from .session import Session
 
@@ -25,10 +26,12 @@ log = logging.getLogger("tikal.server")
 
 def parse_ws(text: str) -> dict[str, Any]:
     if len(text) > MAX_WS_MESSAGE:
-        raise ServerError("too_large", f"messages are limited to {MAX_WS_MESSAGE} characters", 413)
+        raise ServerError("too_large", f"messages are limited to {MAX_WS_MESSAGE} characters", 413,
+                          key="error.ws.too_large", params={"limit": MAX_WS_MESSAGE})
     data = parse_json(text)
     if not isinstance(data, dict):
-        raise ServerError("bad_request", "a message is a JSON object with a 'type'")
+        raise ServerError("bad_request", "a message is a JSON object with a 'type'",
+                          key="error.ws.not_object")
     return data
 
 
@@ -47,10 +50,12 @@ async def _hello(ws: WebSocket, session: Session) -> tuple[str | None, tuple[int
     """The first message: ``{"type": "hello", "token": ...}``; the token's seats."""
     data = parse_ws(await asyncio.wait_for(receive_text(ws), timeout=15))
     if data.get("type") != "hello":
-        raise ServerError("bad_request", "the first message must be {'type': 'hello'}")
+        raise ServerError("bad_request", "the first message must be {'type': 'hello'}",
+                          key="error.ws.hello_first")
     token = data.get("token") or None
     if token is not None and not isinstance(token, str):
-        raise ServerError("bad_token", "the token must be a string", 403)
+        raise ServerError("bad_token", "the token must be a string", 403,
+                          key="error.ws.token_type")
     return token, session.seats_for(token)
 
 
@@ -74,15 +79,16 @@ async def handle(
             return [{"type": "ack", "base": state, "state": session.state}]
         if kind == "hint":
             svc.limits.check(client, "hint")
-            return [await svc.hints.ask(manager.get(game_id), conn.seats)]
+            return [await svc.hints.ask(manager.get(game_id), conn.seats, conn.language)]
         if kind == "ping":
             return [{"type": "pong", "state": manager.get(game_id).state}]
         if kind == "sync":
             await svc.hub.send_full(manager.get(game_id), conn)
             return []
-        raise ServerError("bad_request", f"unknown message type {kind!r}")
+        raise ServerError("bad_request", f"unknown message type {kind!r}",
+                          key="error.ws.unknown_type", params={"kind": kind})
     except ServerError as exc:
-        conn.put(exc.to_json())
+        conn.put(exc.to_json(conn.language))
         if exc.code == "stale":  # then the state as it is now
             await svc.hub.send_full(manager.get(game_id), conn)
         return []
@@ -104,11 +110,12 @@ async def websocket(ws: WebSocket, game_id: str) -> None:
 
 
 async def _serve(svc: Services, ws: WebSocket, game_id: str) -> None:
+    language = request_language(ws)  # ?lang=, the tikal_lang cookie, Accept-Language
     try:
         session = await asyncio.to_thread(svc.manager.get, game_id)
         token, seats = await _hello(ws, session)
     except ServerError as exc:
-        await ws.send_text(encode(exc.to_json()))
+        await ws.send_text(encode(exc.to_json(language)))
         codes = {404: 4404, 403: 4403}
         await ws.close(code=codes.get(exc.status, 4400))
         return
@@ -116,7 +123,7 @@ async def _serve(svc: Services, ws: WebSocket, game_id: str) -> None:
         await ws.close(code=4408)
         return
     client = ws.client.host if ws.client else "?"
-    conn = Connection(ws, seats)
+    conn = Connection(ws, seats, language)
     svc.hub.add(game_id, conn)
     sender = asyncio.create_task(conn.send_queued())
     try:

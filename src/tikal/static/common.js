@@ -3,6 +3,112 @@
 
 const TK = {};
 
+// ------------------------------------------------------------------ texts (docs/i18n.md)
+// Every text comes from the server's catalog: the page embeds its language's templates
+// (web.* without the prefix, kind.*) and plural rule as JSON in #tk-texts.
+
+TK.I18N = (() => {
+  const el = document.getElementById("tk-texts");
+  try { return el ? JSON.parse(el.textContent) : null; } catch (e) { return null; }
+})() || { lang: "en", plural: "(n != 1)", texts: {}, languages: { en: "English" } };
+TK.lang = TK.I18N.lang || document.documentElement.lang || "en";
+TK.pluralIndex = (() => {
+  try { const f = new Function("n", "return +(" + TK.I18N.plural + ");"); f(1); return f; }
+  catch (e) { return (n) => (n === 1 ? 0 : 1); }
+})();
+TK.numbers = new Intl.NumberFormat(TK.lang);
+
+// The template of a key, its plural form chosen by the parameter the catalog names.
+TK.template = function (key, params) {
+  const entry = TK.I18N.texts[key];
+  if (entry === undefined || entry === null) return key;
+  if (typeof entry === "string") return entry;
+  const n = params ? params[entry.counter] : 0;
+  const forms = entry.forms;
+  return forms[Math.min(TK.pluralIndex(typeof n === "number" ? n : 0), forms.length - 1)];
+};
+
+TK.format = function (value) {
+  return typeof value === "number" ? TK.numbers.format(value) : String(value);
+};
+
+// A text: TK.t("game.end_turn"), TK.t("ap.left", { ap: 2 }).
+TK.t = function (key, params) {
+  params = params || {};
+  return TK.template(key, params).replace(/\{(\w+)\}/g, (m, name) =>
+    (name in params ? TK.format(params[name] instanceof Node ? params[name].textContent : params[name]) : m));
+};
+
+// A text whose parameters may be nodes (a player's chip and name): a list for TK.h.
+TK.tn = function (key, params) {
+  params = params || {};
+  const out = [];
+  const re = /\{(\w+)\}/g;
+  const tpl = TK.template(key, params);
+  let at = 0, m;
+  while ((m = re.exec(tpl)) !== null) {
+    if (m.index > at) out.push(tpl.slice(at, m.index));
+    const v = params[m[1]];
+    out.push(v === undefined ? m[0] : v instanceof Node ? v : TK.format(v));
+    at = re.lastIndex;
+  }
+  if (at < tpl.length) out.push(tpl.slice(at));
+  return out;
+};
+
+// Names as a list in the page's language ("Ann, Bo and Cy", "Ann、Bo、Cy").
+TK.list = function (names) {
+  try { return new Intl.ListFormat(TK.lang, { style: "long", type: "conjunction" }).format(names); }
+  catch (e) { return names.length < 2 ? names.join("") : TK.t("list_and", { first: names.slice(0, -1).join(", "), last: names[names.length - 1] }); }
+};
+
+// A game term of the engine's catalog (kind.temple ...), else the word as sent.
+TK.term = function (key, fallback) {
+  return key in TK.I18N.texts ? TK.t(key) : fallback;
+};
+
+// ------------------------------------------------------------------ language picker
+
+TK.COOKIE = "tikal_lang";
+TK.setLanguage = function (lang) {
+  document.cookie = `${TK.COOKIE}=${lang}; path=/; max-age=31536000; samesite=lax`;
+  try { localStorage.setItem("tikal.lang", lang); } catch (e) { /* private mode */ }
+  const url = new URL(location.href);
+  if (url.searchParams.has("lang")) url.searchParams.set("lang", lang);
+  if (url.href !== location.href) location.replace(url.href);
+  else location.reload(); // the same page (and game: the token stays in the hash) in the new language
+};
+
+TK.picker = function () {
+  const sel = TK.h("select", { id: "lang-picker", class: "lang-picker", "aria-label": TK.t("lang.label"), title: TK.t("lang.label") });
+  for (const [code, name] of Object.entries(TK.I18N.languages || {})) {
+    sel.append(TK.h("option", { value: code, lang: code, selected: code === TK.lang }, name));
+  }
+  sel.value = TK.lang;
+  sel.addEventListener("change", () => TK.setLanguage(sel.value));
+  return sel;
+};
+
+TK.installPicker = function () {
+  const header = document.querySelector("header.top");
+  if (!header || document.getElementById("lang-picker")) return;
+  let nav = header.querySelector("nav");
+  if (!nav) { nav = TK.h("nav"); header.append(nav); }
+  nav.append(TK.picker());
+  // A choice kept in this browser wins over the browser's language once the cookie is gone.
+  let kept = null;
+  try { kept = localStorage.getItem("tikal.lang"); } catch (e) { /* private mode */ }
+  const cookie = document.cookie.split("; ").some((c) => c.startsWith(TK.COOKIE + "="));
+  const asked = new URLSearchParams(location.search).has("lang");
+  if (kept && !cookie && !asked && kept !== TK.lang && kept in (TK.I18N.languages || {})) TK.setLanguage(kept);
+  else if (asked || cookie) { try { localStorage.setItem("tikal.lang", TK.lang); } catch (e) { /* private mode */ } }
+};
+if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", TK.installPicker);
+else TK.installPicker();
+
+// The rulebook of the page's language, at a rule.
+TK.ruleUrl = function (rule) { return `/rules/${TK.lang}` + (rule ? "#" + rule : ""); };
+
 TK.h = function (tag, attrs, ...children) {
   const node = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs || {})) {
@@ -40,7 +146,7 @@ TK.chip = function (seat, leader, size) {
 
 TK.treasure = function (letter, count) {
   const cls = count >= 3 ? "treasure triple" : count === 2 ? "treasure pair" : "treasure";
-  return TK.h("span", { class: cls, title: `treasure ${letter.toUpperCase()}: ${count}` },
+  return TK.h("span", { class: cls, title: TK.t("treasure_title", { letter: letter.toUpperCase(), count }) },
     letter.toUpperCase() + (count > 1 ? "\u00d7" + count : ""));
 };
 
@@ -49,7 +155,7 @@ TK.rules = null;
 TK.loadRules = async function () {
   if (TK.rules) return TK.rules;
   try {
-    const r = await fetch("/api/rules");
+    const r = await fetch("/api/rules?lang=" + encodeURIComponent(TK.lang));
     TK.rules = r.ok ? await r.json() : {};
   } catch (e) {
     TK.rules = {};
@@ -63,7 +169,7 @@ TK.toast = function (content, kind, ms) {
     box = TK.h("div", { class: "toasts", role: "status", "aria-live": "polite" });
     document.body.append(box);
   }
-  const close = TK.h("button", { class: "close", "aria-label": "close" }, "\u00d7");
+  const close = TK.h("button", { class: "close", "aria-label": TK.t("close") }, "\u00d7");
   const t = TK.h("div", { class: "toast " + (kind || "") }, close, content);
   close.addEventListener("click", () => t.remove());
   box.append(t);
@@ -74,10 +180,10 @@ TK.toast = function (content, kind, ms) {
 
 // A refused action: the engine's reason and a link to the rule.
 TK.refusal = function (err) {
-  const parts = [TK.h("strong", {}, "Not allowed: "), err.message || "refused"];
+  const parts = [TK.h("strong", {}, TK.t("refusal.not_allowed"), " "), err.message || TK.t("refusal.refused")];
   if (err.rule && err.rule !== "NOTATION") {
     const text = TK.rules && TK.rules[err.rule];
-    parts.push(" ", TK.h("a", { href: "/rules#" + err.rule, target: "_blank", class: "rule-link" }, "Rule " + err.rule));
+    parts.push(" ", TK.h("a", { href: TK.ruleUrl(err.rule), target: "_blank", class: "rule-link", hreflang: TK.lang }, TK.t("refusal.rule", { rule: err.rule })));
     if (text) parts.push(TK.h("span", { class: "rule-text" }, text));
   }
   return TK.h("span", { class: "refusal-text" }, ...parts);
@@ -96,14 +202,14 @@ TK.saveGame = function (id, data) {
 TK.copy = async function (text, btn) {
   try {
     await navigator.clipboard.writeText(text);
-    if (btn) { const old = btn.textContent; btn.textContent = "Copied"; setTimeout(() => (btn.textContent = old), 1200); }
+    if (btn) { const old = btn.textContent; btn.textContent = TK.t("copied"); setTimeout(() => (btn.textContent = old), 1200); }
   } catch (e) {
-    window.prompt("Copy this link:", text);
+    window.prompt(TK.t("copy_prompt"), text);
   }
 };
 
 TK.api = async function (path, opts) {
-  const r = await fetch(path, opts);
+  const r = await fetch(path + (path.includes("?") ? "&" : "?") + "lang=" + encodeURIComponent(TK.lang), opts);
   let data = null;
   try { data = await r.json(); } catch (e) { data = { message: r.statusText }; }
   if (!r.ok) { const err = new Error(data.message || r.statusText); err.data = data; throw err; }

@@ -161,7 +161,7 @@ const ui = { rotation: 0, fig: null, cell: null, hint: null, refusal: null, hove
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(gameId)}`);
+  ws = new WebSocket(`${proto}://${location.host}/ws/${encodeURIComponent(gameId)}?lang=${encodeURIComponent(TK.lang)}`);
   ws.onopen = () => {
     retry = 0;
     ws.send(JSON.stringify({ type: "hello", token: token || null }));

@@ -10,17 +10,17 @@ function strongest() { return META.hint_bot; }
 // A seat's look (colour, shape, default name) from the server's seat table.
 function seatLook(i) {
   const look = META.seats[i % META.seats.length];
-  return { ...look, colour_name: look.name };
+  return { ...look, colour_name: (META.colour_names || [])[i % META.seats.length] || look.name };
 }
 
 function seatRow(i, kind, level) {
   const look = seatLook(i);
-  const sel = h("select", { name: "kind", "aria-label": `seat ${i + 1} player` });
-  sel.append(h("option", { value: "human" }, "Human"));
-  for (const b of META.bots) sel.append(h("option", { value: "bot:" + b }, `Bot: ${b}`));
+  const sel = h("select", { name: "kind", "aria-label": TK.t("index.seat_kind", { seat: i + 1 }) });
+  sel.append(h("option", { value: "human" }, TK.t("index.human")));
+  for (const b of META.bots) sel.append(h("option", { value: "bot:" + b }, TK.t("index.bot", { level: b })));
   sel.value = kind === "bot" ? "bot:" + (level || strongest()) : "human";
   return h("div", { class: "seat-row", "data-seat": i }, TK.chip(look),
-    h("input", { name: "name", placeholder: look.name, maxlength: 24, "aria-label": `seat ${i + 1} name` }), sel, h("span", { class: "hint-text" }, `seat ${i + 1}`));
+    h("input", { name: "name", placeholder: look.colour_name, maxlength: 24, "aria-label": TK.t("index.seat_name", { seat: i + 1 }) }), sel, h("span", { class: "hint-text" }, TK.t("index.seat", { seat: i + 1 })));
 }
 
 function setSeats(n, kinds) {
@@ -74,18 +74,18 @@ function showLinks(res, links) {
   const box = document.getElementById("created");
   box.hidden = false;
   const rows = links.map((l) => {
-    const input = h("input", { value: l.url, readonly: true, "aria-label": `invite link for ${l.name}` });
-    const copy = h("button", { class: "btn small", type: "button" }, "Copy");
+    const input = h("input", { value: l.url, readonly: true, "aria-label": TK.t("index.invite_for", { name: l.name }) });
+    const copy = h("button", { class: "btn small", type: "button" }, TK.t("copy"));
     copy.addEventListener("click", () => TK.copy(l.url, copy));
-    return h("div", { class: "link-row" }, h("span", {}, `${l.name} (seat ${l.seat + 1})`), input, copy, h("a", { class: "btn small", href: l.url, target: "_blank" }, "Open"));
+    return h("div", { class: "link-row" }, h("span", {}, TK.t("index.seat_of", { name: l.name, seat: l.seat + 1 })), input, copy, h("a", { class: "btn small", href: l.url, target: "_blank" }, TK.t("index.open")));
   });
-  const spect = h("input", { value: res.spectator_url, readonly: true, "aria-label": "spectator link" });
-  const sc = h("button", { class: "btn small", type: "button" }, "Copy");
+  const spect = h("input", { value: res.spectator_url, readonly: true, "aria-label": TK.t("index.spectator_link") });
+  const sc = h("button", { class: "btn small", type: "button" }, TK.t("copy"));
   sc.addEventListener("click", () => TK.copy(res.spectator_url, sc));
-  box.replaceChildren(h("div", { class: "links" }, h("h2", {}, "Game created: send each player their link"),
-    h("p", { class: "hint-text" }, "Each link is secret: it lets its holder play that seat only. Keep yours, send the others."),
-    ...rows, h("div", { class: "link-row" }, h("span", {}, "Spectators"), spect, sc, h("span")),
-    h("a", { class: "btn primary", href: links[0].url, id: "play-first" }, `Play as ${links[0].name}`)));
+  box.replaceChildren(h("div", { class: "links" }, h("h2", {}, TK.t("index.created")),
+    h("p", { class: "hint-text" }, TK.t("index.secret")),
+    ...rows, h("div", { class: "link-row" }, h("span", {}, TK.t("index.spectators")), spect, sc, h("span")),
+    h("a", { class: "btn primary", href: links[0].url, id: "play-first" }, TK.t("index.play_as", { name: links[0].name }))));
   document.getElementById("create").hidden = true;
   renderMine();
 }
@@ -93,7 +93,8 @@ function showLinks(res, links) {
 function formBody() {
   const seats = [...document.getElementById("seats").children].map((row) => {
     const v = row.querySelector("select").value;
-    const name = row.querySelector("input").value.trim() || null;
+    const input = row.querySelector("input");
+    const name = input.value.trim() || input.placeholder || null; // the colour, in the page's language
     return v === "human" ? { kind: "human", name } : { kind: "bot", level: v.split(":")[1], name };
   });
   const options = {};
@@ -109,9 +110,9 @@ function renderMine() {
   const box = document.getElementById("my-games");
   const mine = Object.entries(TK.myGames()).sort((a, b) => b[1].seen - a[1].seen).slice(0, 12);
   box.replaceChildren();
-  if (!mine.length) box.append(h("li", { class: "hint-text" }, "Games you create or join appear here."));
+  if (!mine.length) box.append(h("li", { class: "hint-text" }, TK.t("index.no_mine")));
   for (const [id, g] of mine) {
-    box.append(h("li", {}, h("a", { href: `/play/${id}${g.token ? "#t=" + g.token : ""}` }, `${g.rules || "game"} ${id}`), h("span", { class: "meta" }, (g.names || []).join(", ")), h("span", { class: "meta" }, new Date(g.seen).toLocaleString())));
+    box.append(h("li", {}, h("a", { href: `/play/${id}${g.token ? "#t=" + g.token : ""}` }, `${g.rules ? TK.t("ruleset." + g.rules) : TK.t("index.game")} ${id}`), h("span", { class: "meta" }, (g.names || []).join(", ")), h("span", { class: "meta" }, new Date(g.seen).toLocaleString(TK.lang))));
   }
 }
 
@@ -120,13 +121,13 @@ async function renderAll() {
   try {
     const games = await TK.api("/api/games");
     box.replaceChildren();
-    if (!games.length) box.append(h("li", { class: "hint-text" }, "No games yet."));
+    if (!games.length) box.append(h("li", { class: "hint-text" }, TK.t("index.no_games")));
     for (const g of games.slice(0, 15)) {
-      box.append(h("li", {}, h("span", { class: "pill " + g.status }, g.status), `${g.rules}`, h("span", { class: "meta" }, g.seats.map((s) => s.name + (s.kind === "bot" ? " (bot)" : "")).join(", ") + ` · ${g.moves} moves`),
-        h("a", { href: `/play/${g.id}` }, "watch"), h("a", { href: `/replay/${g.id}` }, "replay")));
+      box.append(h("li", {}, h("span", { class: "pill " + g.status }, TK.term("status." + g.status, g.status)), TK.term("ruleset." + g.rules, g.rules), h("span", { class: "meta" }, TK.list(g.seats.map((s) => (s.kind === "bot" ? TK.t("index.bot_seat", { name: s.name }) : s.name))) + " · " + TK.t("index.moves", { count: g.moves })),
+        h("a", { href: `/play/${g.id}` }, TK.t("index.watch")), h("a", { href: `/replay/${g.id}` }, TK.t("index.replay"))));
     }
   } catch (e) {
-    box.replaceChildren(h("li", {}, "Could not load games."));
+    box.replaceChildren(h("li", {}, TK.t("index.load_failed")));
   }
 }
 
@@ -137,7 +138,7 @@ async function upload(file) {
     const res = await TK.api("/api/replays", { method: "POST", headers: { "content-type": "application/json" }, body: text });
     location.href = res.url;
   } catch (e) {
-    msg.replaceChildren(h("p", { class: "refusal" }, "This file is not a replayable record: " + e.message));
+    msg.replaceChildren(h("p", { class: "refusal" }, TK.t("index.bad_record", { message: e.message })));
   }
 }
 
@@ -147,9 +148,9 @@ function renderRuleSets() {
   box.replaceChildren();
   Object.entries(META.rulesets).forEach(([name, rs], i) => {
     const lo = Math.min(...rs.players), hi = Math.max(...rs.players);
-    const players = lo === hi ? `${lo} players` : `${lo}\u2013${hi} players`;
+    const players = lo === hi ? TK.t("index.players", { count: lo }) : TK.t("index.players_range", { low: lo, high: hi });
     box.append(h("label", {}, h("input", { type: "radio", name: "rules", value: name, checked: i === 0 }),
-      name.charAt(0).toUpperCase() + name.slice(1), h("small", {}, `${players}, ${rs.action_points} AP${rs.auction ? ", bidding for turns" : ""}`)));
+      TK.term("ruleset." + name, name), h("small", {}, TK.t(rs.auction ? "index.ruleset_line_auction" : "index.ruleset_line", { players, ap: rs.action_points }))));
   });
 }
 
@@ -170,8 +171,8 @@ async function main() {
     if (n > Math.min(...rs.players)) setSeats(n - 1);
   });
   document.getElementById("create").addEventListener("submit", (e) => { e.preventDefault(); create(formBody()); });
-  document.getElementById("quick-demo").addEventListener("click", () => create({ rules: "demo", seats: [{ kind: "human", name: "You" }, { kind: "bot", level: strongest() }], hotseat: true }));
-  document.getElementById("quick-standard").addEventListener("click", () => create({ rules: "standard", seats: [{ kind: "human", name: "You" }, { kind: "bot", level: strongest() }, { kind: "bot", level: strongest() }], hotseat: true }));
+  document.getElementById("quick-demo").addEventListener("click", () => create({ rules: "demo", seats: [{ kind: "human", name: TK.t("player.you") }, { kind: "bot", level: strongest(), name: seatLook(1).colour_name }], hotseat: true }));
+  document.getElementById("quick-standard").addEventListener("click", () => create({ rules: "standard", seats: [{ kind: "human", name: TK.t("player.you") }, { kind: "bot", level: strongest(), name: seatLook(1).colour_name }, { kind: "bot", level: strongest(), name: seatLook(2).colour_name }], hotseat: true }));
   document.getElementById("record-file").addEventListener("change", (e) => { if (e.target.files[0]) upload(e.target.files[0]); });
   renderMine();
   renderAll();

@@ -25,11 +25,11 @@ async function show(n) {
   const s = n > 0 ? R.steps[n - 1] : null;
   const now = document.getElementById("now");
   if (s) {
-    now.replaceChildren(TK.chip(R.seats[s.seat], false, 16), ` ${R.seats[s.seat].name} ${s.text}`, s.chance.length ? ` (${s.chance.join(", ")})` : "", " ", h("code", {}, s.notation));
-    for (const sc of s.scores || []) now.append(h("div", {}, `${R.seats[sc.seat].name} ${sc.text}`));
+    now.replaceChildren(TK.chip(R.seats[s.seat], false, 16), " " + TK.t("log.line", { name: R.seats[s.seat].name, text: s.text }), s.chance.length ? ` (${s.chance.join(", ")})` : "", " ", h("code", {}, s.notation));
+    for (const sc of s.scores || []) now.append(h("div", {}, TK.t("log.line", { name: R.seats[sc.seat].name, text: sc.text })));
   }
-  else now.textContent = "The start of the game.";
-  if (f.over) now.append(h("strong", {}, ` Game over: ${f.winners.map((p) => R.seats[p].name).join(" and ")} ${f.winners.length > 1 ? "share the win" : "wins"}.`));
+  else now.textContent = TK.t("replay.start_of_game");
+  if (f.over) now.append(" ", h("strong", {}, f.winners.length > 1 ? TK.t("over.shared", { names: TK.list(f.winners.map((p) => R.seats[p].name)) }) : TK.t("over.winner", { name: R.seats[f.winners[0]].name })));
   const players = document.getElementById("players");
   players.replaceChildren();
   R.seats.forEach((p, i) => {
@@ -45,9 +45,9 @@ async function show(n) {
 
 function togglePlay() {
   const b = document.getElementById("play");
-  if (timer) { clearInterval(timer); timer = null; b.textContent = "▶ Play"; return; }
+  if (timer) { clearInterval(timer); timer = null; b.textContent = TK.t("replay.play"); return; }
   if (step >= R.total) show(0);
-  b.textContent = "Pause";
+  b.textContent = TK.t("replay.pause");
   timer = setInterval(() => { if (step >= R.total) togglePlay(); else show(step + 1); }, 700);
 }
 
@@ -55,10 +55,10 @@ async function main() {
   try {
     R = await TK.api(`/api/replays/${encodeURIComponent(replayId)}`);
   } catch (e) {
-    document.getElementById("board").replaceChildren(h("p", { class: "refusal" }, "Cannot show this replay: " + e.message));
+    document.getElementById("board").replaceChildren(h("p", { class: "refusal" }, TK.t("replay.cannot", { message: e.message })));
     return;
   }
-  document.getElementById("status").textContent = `Replay · ${R.rules} · ${R.seats.map((s) => s.name).join(" vs ")}`;
+  document.getElementById("status").textContent = TK.t("replay.status", { rules: TK.term("ruleset." + R.rules, R.rules), players: R.seats.map((s) => s.name).reduce((a, b) => TK.t("replay.versus", { first: a, second: b })) });
   const rec = document.getElementById("record-link");
   if (replayId.startsWith("r")) rec.hidden = true;
   else { rec.href = `/api/games/${replayId}/record`; rec.setAttribute("download", `tikal-${replayId}.json`); }
@@ -66,12 +66,12 @@ async function main() {
   slider.max = R.total;
   slider.addEventListener("input", () => show(+slider.value));
   const list = document.getElementById("steps");
-  list.append(h("div", { class: "line", "data-step": 0 }, "Start"));
+  list.append(h("div", { class: "line", "data-step": 0 }, TK.t("replay.start_line")));
   for (const s of R.steps) {
     const seat = R.seats[s.seat];
-    list.append(h("div", { class: "line", "data-step": s.step }, TK.chip(seat, false, 16), h("span", {}, `${s.step}. ${seat.name} ${s.text}`), h("span", { class: "notation" }, s.notation)));
+    list.append(h("div", { class: "line", "data-step": s.step }, TK.chip(seat, false, 16), h("span", {}, TK.t("replay.step_line", { step: s.step, name: seat.name, text: s.text })), h("span", { class: "notation" }, s.notation)));
     for (const sc of s.scores || []) {
-      list.append(h("div", { class: "line score", "data-step": s.step }, TK.chip(R.seats[sc.seat], false, 16), h("span", {}, `${R.seats[sc.seat].name} ${sc.text}`)));
+      list.append(h("div", { class: "line score", "data-step": s.step }, TK.chip(R.seats[sc.seat], false, 16), h("span", {}, TK.t("log.line", { name: R.seats[sc.seat].name, text: sc.text }))));
     }
   }
   list.addEventListener("click", (e) => { const l = e.target.closest(".line"); if (l) show(+l.dataset.step); });

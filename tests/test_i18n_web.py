@@ -1,0 +1,419 @@
+"""The web app in German and Japanese: every page, every text of the state messages
+(actions, log lines, scores, tiles), refusals and API errors come from the language's
+catalog, with no English text left (browser tests: test_web_i18n.py)."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import string
+from collections.abc import Iterator
+from html.parser import HTMLParser
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from tikal import IllegalAction
+from tikal.messages import LANGUAGES, Message, catalog, counters, render, text
+from tikal.rulebook import rule_ids
+from tikal.server import create_app
+from tikal.server.errors import ServerError
+from tikal.server.i18n import COOKIE, browser_texts, page_html
+from tikal.server.messages import expand_legal
+
+pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
+
+TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
+SRC = Path(__file__).resolve().parents[1] / "src" / "tikal"
+#: Keys whose text is rightly the same in a language and in English (AP, "Bot").
+SAME = {("de", "web.cost"), ("ja", "web.cost"), ("de", "web.index.bot"),
+        ("de", "web.index.ruleset_line"), ("de", "term.col.camps"), ("de", "term.with_cost"),
+        ("de", "cli.arena.ray")}
+
+
+def _forms(entry: str | tuple[str, ...]) -> tuple[str, ...]:
+    return entry if isinstance(entry, tuple) else (entry,)
+
+
+def _pieces(template: str) -> list[str]:
+    """The literal text of a template between its placeholders."""
+    return [part for part, *_ in string.Formatter().parse(template.replace("{{", "(").replace(
+        "}}", ")")) if part]
+
+
+def english_phrases(language: str) -> set[str]:
+    """English phrases of the catalog (two words or more, or one long word) that the
+    language's catalog does not use: finding one in a page means a text was left English."""
+    found: set[str] = set()
+    english, texts = catalog("en"), catalog(language)
+    for key, entry in english.items():
+        if (language, key) in SAME:
+            continue
+        theirs = " ".join(_forms(texts[key]))
+        for form in _forms(entry):
+            for piece in _pieces(form):
+                piece = piece.strip(" .,:;!?()[]\u00b7\u2013-")
+                words = re.findall(r"[A-Za-z]{2,}", piece)
+                if (len(words) >= 2 or any(len(w) >= 9 for w in words)) and piece not in theirs:
+                    found.add(piece)
+    return found
+
+
+def leftovers(texts: list[str], language: str) -> list[tuple[str, str]]:
+    phrases = english_phrases(language)
+    return [(phrase, t) for t in texts for phrase in phrases if phrase in t]
+
+
+class Visible(HTMLParser):
+    """A page's text as people meet it: text outside scripts and styles, and the titles,
+    labels and placeholders of elements."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts: list[str] = []
+        self.skip = 0
+        self.lang: str | None = None
+        self.embedded: str | None = None
+        self._in_embed = False
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        values = dict(attrs)
+        if tag == "html":
+            self.lang = values.get("lang")
+        if tag in ("script", "style"):
+            self.skip += 1
+            self._in_embed = values.get("id") == "tk-texts"
+        for name in ("title", "aria-label", "placeholder", "alt"):
+            if values.get(name):
+                self.texts.append(str(values[name]))
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag in ("script", "style"):
+            self.skip -= 1
+            self._in_embed = False
+
+    def handle_data(self, data: str) -> None:
+        if self._in_embed:
+            self.embedded = data
+        elif not self.skip and data.strip():
+            self.texts.append(data.strip())
+
+
+def visible(html: str) -> Visible:
+    parser = Visible()
+    parser.feed(html)
+    return parser
+
+
+@pytest.fixture
+def client(tmp_path: Path) -> Iterator[TestClient]:
+    with TestClient(create_app(tmp_path / "games.sqlite3", bot_delay=0.0)) as c:
+        yield c
+
+
+# ---------------------------------------------------------------- choosing the language
+
+
+def test_lang_parameter_then_cookie_then_accept_language_then_english(
+    client: TestClient,
+) -> None:
+    def lang_of(**kwargs: Any) -> str | None:
+        return visible(client.get("/", **kwargs).text).lang
+
+    assert lang_of() == "en"
+    assert lang_of(headers={"Accept-Language": "ja-JP,ja;q=0.9,en;q=0.5"}) == "ja"
+    assert lang_of(headers={"Accept-Language": "fr-FR,de;q=0.7"}) == "de"
+    client.cookies.set(COOKIE, "de")
+    assert lang_of(headers={"Accept-Language": "ja"}) == "de"
+    assert lang_of(params={"lang": "ja"}, headers={"Accept-Language": "en"}) == "ja"
+    client.cookies.clear()
+    answer = client.get("/", params={"lang": "ja"})
+    assert f"{COOKIE}=ja" in answer.headers["set-cookie"]  # a ?lang= is remembered
+    client.cookies.clear()
+    assert lang_of(params={"lang": "xx"}) == "en"
+
+
+# ---------------------------------------------------------------- pages
+
+
+PAGES = ["/", "/play/nosuchgame", "/replay/nosuchgame", "/rules", "/no/such/page"]
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+@pytest.mark.parametrize("path", PAGES)
+def test_every_page_reads_in_the_language(client: TestClient, path: str, language: str) -> None:
+    answer = client.get(path, params={"lang": language})
+    assert answer.status_code == (404 if path == "/no/such/page" else 200)
+    page = visible(answer.text)
+    assert page.lang == language
+    assert "{{" not in answer.text
+    assert leftovers(page.texts, language) == []
+    assert page.embedded is not None  # the texts TK.t formats, in the same language
+    embedded = json.loads(page.embedded)
+    assert embedded["lang"] == language
+    values = [v if isinstance(v, str) else " / ".join(v["forms"])
+              for v in embedded["texts"].values()]
+    assert leftovers(values, language) == []
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_browser_gets_every_web_text_of_the_language(language: str) -> None:
+    data = browser_texts(language)
+    english = browser_texts("en")["texts"]
+    assert set(data["texts"]) == set(english)
+    for key, entry in data["texts"].items():
+        if isinstance(entry, dict):  # plural: the language's forms and rule
+            assert entry["counter"] == counters()["web." + key]
+            assert len(entry["forms"]) == {"de": 2, "ja": 1}[language]
+        elif (language, "web." + key) not in SAME and re.search("[A-Za-z]{3}", entry):
+            assert entry != english[key], key
+    assert data["plural"] == {"de": "(n != 1)", "ja": "0"}[language]
+    assert set(data["languages"]) == set(LANGUAGES)
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_rules_page_is_the_rulebook_of_the_language(
+    client: TestClient, language: str
+) -> None:
+    page = client.get(f"/rules/{language}").text
+    for rule in rule_ids(language):
+        assert f'id="{rule}"' in page
+    assert page == client.get("/rules", params={"lang": language}).text
+    assert 'id="rule-search"' in page and "/static/rules.js" in page
+    assert text("web.rules.search", language) in page
+    other = client.get("/rules/xx", follow_redirects=False)
+    assert other.status_code == 307 and other.headers["location"] == "/rules"
+
+
+# ---------------------------------------------------------------- state messages
+
+
+def play_demo(client: TestClient, seed: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A demo game of two hot-seat humans played to the end with random legal moves;
+    the game and a sample of the states seen, each in every language."""
+    body = {"rules": "demo", "seed": seed, "hotseat": True,
+            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bo"}]}
+    game = client.post("/api/games", json=body).json()
+    headers = {"X-Tikal-Token": game["hotseat_token"]}
+    rng = random.Random(seed)
+    samples: list[dict[str, Any]] = []
+    for move in range(600):
+        states = {lang: client.get(f"/api/games/{game['id']}", headers=headers,
+                                   params={"lang": lang}).json() for lang in LANGUAGES}
+        if move % 4 == 0 or states["en"]["over"]:
+            samples.append(states)
+        if states["en"]["over"]:
+            return game, samples
+        legal = expand_legal(states["en"]["legal"])
+        entries = [e for group in legal.values() for e in group]
+        ends = [e for e in entries if e["verb"] == "end"]
+        choice = ends[0] if ends and rng.random() < 0.3 else rng.choice(entries)
+        answer = client.post(f"/api/games/{game['id']}/actions", headers=headers,
+                             json={"action": choice["action"], "state": states["en"]["state"]})
+        assert answer.status_code == 200, answer.text
+    raise AssertionError("the demo game did not end")
+
+
+def state_texts(state: dict[str, Any]) -> list[str]:
+    """Every text for people in a state message (action offers, log, tiles, headings)."""
+    out = [line["text"] for line in state["log"]]
+    for group in expand_legal(state.get("legal") or {}).values():
+        out.extend(e["text"] for e in group)
+    out.extend(state.get("verbs", {}).values())
+    out.extend(d["describe"] for d in state["display"])
+    if state.get("drawn"):
+        out.append(state["drawn"]["describe"])
+    out.extend(state["rule_set"]["option_texts"].values())
+    out.extend(s["colour_name"] for s in state["seats"])
+    return out
+
+
+def test_state_messages_are_in_the_language_asked(client: TestClient) -> None:
+    _, samples = play_demo(client, seed=5)
+    kinds = {line["kind"] for line in samples[-1]["en"]["log"]}
+    assert kinds == {"action", "chance", "score"}
+    for states in samples:
+        english = state_texts(states["en"])
+        for language in TRANSLATED:
+            texts = state_texts(states[language])
+            assert len(texts) == len(english)
+            assert states[language]["lang"] == language
+            assert leftovers(texts, language) == []
+            for mine, theirs in zip(texts, english, strict=True):
+                if re.search("[A-Za-z]{3}", theirs.replace("Ann", "").replace("Bo", "")):
+                    assert mine != theirs
+
+
+def test_replays_speak_the_language_asked(client: TestClient) -> None:
+    game, _ = play_demo(client, seed=8)
+    replays = {lang: client.get(f"/api/replays/{game['id']}", params={"lang": lang}).json()
+               for lang in LANGUAGES}
+    for language in TRANSLATED:
+        steps, english = replays[language]["steps"], replays["en"]["steps"]
+        assert [s["notation"] for s in steps] == [s["notation"] for s in english]
+        texts = [s["text"] for s in steps] + [c for s in steps for c in s["chance"]]
+        texts += [sc["text"] for s in steps for sc in s["scores"]]
+        assert texts and leftovers(texts, language) == []
+        assert [s["text"] for s in steps] != [s["text"] for s in english]
+
+
+def test_hints_and_meta_are_in_the_language_asked(client: TestClient) -> None:
+    meta = client.get("/api/meta", params={"lang": "ja"}).json()
+    assert meta["colour_names"][0] == text("colour.blue", "ja")
+    options = meta["rulesets"]["standard"]["option_texts"]
+    assert options and all(not re.search("[a-z]{4}", t) for t in options.values())
+
+
+# ---------------------------------------------------------------- refusals and errors
+
+
+def _refusal_keys() -> list[str]:
+    return [key for key in catalog("en") if key.startswith("refuse.")]
+
+
+def _rules_that_refuse() -> set[str]:
+    """Every rule id the engine cites when it refuses (from the source)."""
+    found: set[str] = set()
+    for path in SRC.glob("*.py"):
+        found.update(re.findall(r'IllegalAction\(\s*"([A-Z]+-\d+)"', path.read_text()))
+    return found
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_refusal_reads_in_the_language_and_links_its_rulebook(language: str) -> None:
+    rules = sorted(_rules_that_refuse())
+    assert len(rules) > 10
+    known = set(rule_ids(language))
+    assert set(rules) <= known
+    for number, key in enumerate(_refusal_keys()):
+        params = {name: 2 for form in _forms(catalog("en")[key])
+                  for _, name, _, _ in string.Formatter().parse(form) if name}
+        rule = rules[number % len(rules)]
+        body = ServerError.illegal(IllegalAction(rule, key, params), state=3).to_json(language)
+        assert body["message"] == render(Message(key, params), language=language)
+        assert body["rule_url"] == f"/rules/{language}#{rule}"
+        assert body["key"] == key and body["code"] == "illegal"
+        assert leftovers([body["message"]], language) == []
+
+
+def test_a_refused_move_over_http_says_why_in_japanese(client: TestClient) -> None:
+    body = {"rules": "standard", "seed": 2,
+            "seats": [{"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bo"}]}
+    game = client.post("/api/games", json=body).json()
+    headers = {"X-Tikal-Token": game["seats"][0]["token"]}
+    answer = client.post(f"/api/games/{game['id']}/actions", headers=headers,
+                         params={"lang": "ja"}, json={"action": "end", "state": game["state"]})
+    assert answer.status_code == 422
+    error = answer.json()
+    assert error["code"] == "illegal" and error["rule_url"].startswith("/rules/ja#")
+    assert error["message"] == render(Message.from_json(error), language="ja")
+    english = client.post(f"/api/games/{game['id']}/actions", headers=headers,
+                          json={"action": "end", "state": game["state"]}).json()
+    assert english["message"] != error["message"] and english["code"] == "illegal"
+    assert english["rule_url"] == f"/rules#{english['rule']}"
+
+
+ERROR_CODES = [key.removeprefix("error.") for key in catalog("en")
+               if key.startswith("error.") and key.count(".") == 1]
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_api_error_code_has_a_message_in_the_language(language: str) -> None:
+    assert {"unknown_game", "bad_token", "stale", "rate_limited", "bad_record"} <= set(
+        ERROR_CODES)
+    for code in ERROR_CODES:
+        body = ServerError(code, "an English detail", 400).to_json(language)
+        assert body["code"] == code
+        assert body["message"] == text(f"error.{code}", language)
+        assert leftovers([body["message"]], language) == []
+    assert ServerError("x", "an English detail").to_json()["message"] == "an English detail"
+
+
+def test_api_errors_over_http_and_websocket_follow_the_language(client: TestClient) -> None:
+    missing = client.get("/api/games/nosuchgame", params={"lang": "de"})
+    assert missing.status_code == 404
+    assert missing.json() == {"type": "error", "code": "unknown_game",
+                              "message": text("error.unknown_game", "de")}
+    assert client.get("/api/games/nosuchgame").json()["message"].startswith("there is no game")
+    bad = client.post("/api/games", params={"lang": "ja"}, json={"rules": "standard"})
+    assert bad.json()["message"] == text("error.bad_request", "ja")
+    game = client.post("/api/games", json={"rules": "demo", "seats": [
+        {"kind": "human"}, {"kind": "human"}]}).json()
+    with client.websocket_connect(f"/ws/{game['id']}?lang=ja") as ws:
+        ws.send_text(json.dumps({"type": "hello", "token": game["seats"][0]["token"]}))
+        first = ws.receive_json()
+        assert first["type"] == "state" and first["lang"] == "ja"
+        ws.send_text(json.dumps({"type": "dance"}))
+        error = ws.receive_json()
+        assert error["message"] == text("error.ws.unknown_type", "ja", kind="dance")
+        ws.send_text(json.dumps({"type": "action", "action": "end", "state": first["state"]}))
+        refused = ws.receive_json()
+        assert refused["code"] == "illegal" and refused["rule_url"].startswith("/rules/ja#")
+        assert refused["message"] == render(Message.from_json(refused), language="ja")
+    client.cookies.set(COOKIE, "de")
+    with client.websocket_connect(f"/ws/{game['id']}") as ws:
+        ws.send_text(json.dumps({"type": "hello"}))
+        assert ws.receive_json()["lang"] == "de"
+
+
+def test_languages_are_built_only_when_asked_and_share_the_board(client: TestClient) -> None:
+    game = client.post("/api/games", json={"rules": "demo", "seats": [
+        {"kind": "human"}, {"kind": "human"}]}).json()
+    hub = client.app.state.hub  # type: ignore[attr-defined]
+    client.get(f"/api/games/{game['id']}", params={"lang": "ja"})
+    built = hub.publisher.languages(game["id"])
+    assert built == {"ja"}
+    client.get(f"/api/games/{game['id']}", params={"lang": "de"})
+    session = client.app.state.manager.get(game["id"])  # type: ignore[attr-defined]
+    ja, de = (hub.publisher.snapshot(session, lang) for lang in ("ja", "de"))
+    board = ja.public["board"]
+    assert board["spaces"] is de.public["board"]["spaces"]  # drawn once for every language
+    assert text("web.board.base", "ja") in "".join(board["defs"].values())
+    assert "BASE<" not in "".join(board["defs"].values())
+    assert text("web.board.label", "ja", count=1) in board["root"]
+    assert ja.log != de.log
+
+
+def test_pages_are_built_once_per_language() -> None:
+    assert page_html("index.html", "ja") is page_html("index.html", "ja")
+    assert page_html("index.html", "ja") != page_html("index.html", "de")
+
+
+def test_a_record_that_does_not_replay_is_explained_in_the_language(client: TestClient) -> None:
+    game = client.post("/api/games", json={"rules": "demo", "seed": 4, "seats": [
+        {"kind": "human"}, {"kind": "human"}]}).json()
+    record = client.get(f"/api/games/{game['id']}/record").json()
+    record["log"] = [*record["log"], "move W 0,0 5,5"]
+    answers = {lang: client.post("/api/replays", params={"lang": lang}, json=record).json()
+               for lang in LANGUAGES}
+    assert answers["en"]["message"].startswith("record entry ")
+    for language in TRANSLATED:
+        body = answers[language]
+        assert body["code"] == "bad_record" and body["key"] == "record.entry"
+        assert body["message"] == render(Message.from_json(body), language=language)
+        assert body["message"] != answers["en"]["message"]
+        assert leftovers([body["message"]], language) == []
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_record_chance_and_position_errors_read_in_the_language(language: str) -> None:
+    from tikal import Game
+    from tikal.errors import PositionError, RecordError
+    from tikal.position import position_from_json, position_to_json
+
+    game = Game.new("demo", 2, seed=1)
+    record = game.record()
+    record["log"] = ["draw Z.9"]
+    with pytest.raises(RecordError) as info:
+        Game.from_record(record)
+    assert info.value.text(language) != str(info.value)
+    assert leftovers([info.value.text(language)], language) == []
+    bad = {**position_to_json(game), "ap": 99}
+    with pytest.raises(PositionError) as where:
+        position_from_json(bad, Game)
+    assert str(where.value) == "ap: must be 0..5"
+    assert leftovers([where.value.text(language)], language) == []
+    assert where.value.text(language) != str(where.value)

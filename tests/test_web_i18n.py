@@ -1,0 +1,261 @@
+"""The web app in Japanese and German in a real browser: demo games against a bot to the
+final scores, the language picker (kept across reloads, the game kept too), refusals
+linking into the rulebook of the language, and the rulebook's search.
+
+Playwright drives Debian's Chromium; screenshots go to ``artifacts/web-i18n/``.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from playwright import sync_api
+
+from test_i18n_web import leftovers
+from test_web_e2e import demo_seed, play_simple_turn, state, wait_my_turn, wait_state
+from tikal.messages import text
+from web_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, ServerProcess
+
+pytestmark = pytest.mark.browser
+SHOTS = ARTIFACTS / "web-i18n"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    db = tmp_path_factory.mktemp("web-i18n") / "i18n.sqlite3"
+    proc = ServerProcess(db, bot_delay=0.05).start()
+    yield proc
+    proc.stop()
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"Chromium is needed at {CHROMIUM} for the browser tests")
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_api.sync_playwright() as p:
+        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield b
+        b.close()
+
+
+def shot(page: Any, name: str, full: bool = False) -> None:
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
+
+
+def errors_of(page: Any) -> list[str]:
+    found: list[str] = []
+    page.on("pageerror", lambda e: found.append(str(e)))
+    return found
+
+
+def no_english(page: Any, language: str, selector: str = "body") -> None:
+    """Nothing a person reads in ``selector`` is an English text of the catalogs."""
+    assert leftovers([page.inner_text(selector)], language) == []
+
+
+def t(key: str, language: str, **params: Any) -> str:
+    return text(f"web.{key}", language, **params)
+
+
+def create_demo(page: Any, seed: int) -> None:
+    page.check("input[name=rules][value=demo]")
+    page.select_option('.seat-row[data-seat="1"] select', "bot:random")
+    page.click("#create-btn")
+    page.wait_for_url("**/play/**")
+    wait_my_turn(page)
+
+
+def refuse_a_tile(page: Any, language: str) -> str:
+    """Place the drawn tile on the basecamp: refused, explained in the language, with a
+    link to the rule in the rulebook of the language; returns the link."""
+    assert state(page)["phase"] == "tile"
+    page.locator('svg.board g.space[data-cell="0,0"]').click()
+    page.wait_for_selector("#refusal a.rule-link")
+    assert t("refusal.not_allowed", language) in page.inner_text("#refusal")
+    href = page.get_attribute("#refusal a.rule-link", "href")
+    assert href and href.startswith(f"/rules/{language}#")
+    return href
+
+
+def play_to_the_end(page: Any) -> None:
+    deadline = time.monotonic() + 300
+    while not state(page)["over"]:
+        assert time.monotonic() < deadline, "game did not finish"
+        wait_my_turn(page, 60_000)
+        if state(page)["over"]:
+            break
+        play_simple_turn(page)
+    page.wait_for_selector("#final-scores")
+
+
+def test_a_demo_game_in_japanese_from_the_browser_language(
+    server: ServerProcess, browser: Any
+) -> None:
+    seed, _, _ = demo_seed()
+    ctx = browser.new_context(locale="ja-JP", viewport={"width": 1280, "height": 800})
+    page = ctx.new_page()
+    errors = errors_of(page)
+    page.goto(f"{server.url}/?seed={seed}")  # no cookie yet: Accept-Language says Japanese
+    page.wait_for_selector(".seat-row")
+    assert page.get_attribute("html", "lang") == "ja"
+    assert page.input_value("#lang-picker") == "ja"
+    assert page.inner_text("h1") == t("index.heading", "ja")
+    no_english(page, "ja")
+    shot(page, "01-ja-start-page")
+    create_demo(page, seed)
+    assert page.inner_text(".turn-banner").strip() == t("game.your_turn", "ja")
+    assert t("tile.yours", "ja") in page.inner_text("#tile-card")
+    href = refuse_a_tile(page, "ja")
+    no_english(page, "ja")
+    shot(page, "02-ja-refusal-with-rule-link")
+    # the rule link opens the Japanese rulebook at that rule
+    rules = ctx.new_page()
+    rules.goto(server.url + href)
+    rule = href.split("#")[1]
+    rules.wait_for_selector(".target-rule")
+    assert rules.get_attribute("html", "lang") == "ja"
+    assert rule in rules.inner_text(".target-rule")
+    shot(rules, "03-ja-rulebook-at-the-rule")
+    rules.close()
+    play_to_the_end(page)
+    assert page.inner_text("#over-title") == t("game.final_scores", "ja")
+    header = page.inner_text("#final-scores tr:first-child")
+    assert t("final.player", "ja") in header and t("final.score", "ja") in header
+    no_english(page, "ja")
+    log = page.inner_text("#log")
+    assert "：" in log and text("log.end", "ja") in log
+    shot(page, "04-ja-final-scores")
+    page.click(f"text={t('final.watch_replay', 'ja')}")
+    page.wait_for_selector("#steps .line")
+    page.wait_for_function("() => document.querySelector('#counter').textContent.includes('/')")
+    page.click("#first")
+    page.wait_for_function("() => document.querySelector('#counter').textContent.startsWith('0 /')")
+    page.click("#next")
+    page.wait_for_function("() => document.querySelector('#counter').textContent.startsWith('1 /')")
+    assert page.get_attribute("html", "lang") == "ja"
+    assert page.inner_text("#steps .line >> nth=0") == t("replay.start_line", "ja")
+    no_english(page, "ja")
+    shot(page, "05-ja-replay")
+    assert not errors, errors
+    ctx.close()
+
+
+def test_the_picker_switches_to_german_keeps_it_and_a_demo_game_ends_in_german(
+    server: ServerProcess, browser: Any
+) -> None:
+    seed, _, _ = demo_seed()
+    ctx = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 800})
+    page = ctx.new_page()
+    errors = errors_of(page)
+    page.goto(f"{server.url}/?seed={seed}")
+    page.wait_for_selector(".seat-row")
+    assert page.get_attribute("html", "lang") == "en"
+    with page.expect_navigation():
+        page.select_option("#lang-picker", "de")
+    page.wait_for_selector(".seat-row")
+    assert page.get_attribute("html", "lang") == "de"
+    assert page.inner_text("h1") == t("index.heading", "de")
+    assert page.evaluate("() => localStorage.getItem('tikal.lang')") == "de"
+    assert {c["name"]: c["value"] for c in ctx.cookies()}.get("tikal_lang") == "de"
+    page.reload()
+    page.wait_for_selector(".seat-row")
+    assert page.get_attribute("html", "lang") == "de"
+    assert page.input_value("#lang-picker") == "de"
+    no_english(page, "de")
+    shot(page, "06-de-start-page-after-reload")
+    create_demo(page, seed)
+    game_id = state(page)["game_id"]
+    assert page.inner_text(".turn-banner").strip() == t("game.your_turn", "de")
+    href = refuse_a_tile(page, "de")
+    assert href.startswith("/rules/de#")
+    shot(page, "07-de-refusal")
+    # switching language in the middle of the game keeps the game and the seat
+    with page.expect_navigation():
+        page.select_option("#lang-picker", "ja")
+    wait_state(page, "S.your_turn")
+    assert state(page)["game_id"] == game_id and state(page)["you"] == [0]
+    assert page.inner_text(".turn-banner").strip() == t("game.your_turn", "ja")
+    no_english(page, "ja")
+    shot(page, "08-ja-same-game-after-switch")
+    with page.expect_navigation():
+        page.select_option("#lang-picker", "de")
+    wait_state(page, "S.your_turn")
+    assert state(page)["game_id"] == game_id
+    play_to_the_end(page)
+    assert page.inner_text("#over-title") == t("game.final_scores", "de")
+    no_english(page, "de")
+    shot(page, "09-de-final-scores")
+    assert not errors, errors
+    ctx.close()
+
+
+def test_a_language_kept_in_the_browser_wins_when_the_cookie_is_gone(
+    server: ServerProcess, browser: Any
+) -> None:
+    ctx = browser.new_context(locale="en-US")
+    page = ctx.new_page()
+    page.goto(f"{server.url}/rules")
+    page.evaluate("() => localStorage.setItem('tikal.lang', 'ja')")
+    page.reload()
+    page.wait_for_function("() => document.documentElement.lang === 'ja'")
+    assert {c["name"]: c["value"] for c in ctx.cookies()}.get("tikal_lang") == "ja"
+    ctx.close()
+
+
+def test_the_rulebook_search_filters_and_highlights_in_japanese(
+    server: ServerProcess, browser: Any
+) -> None:
+    ctx = browser.new_context(locale="ja-JP", viewport={"width": 1000, "height": 800})
+    page = ctx.new_page()
+    errors = errors_of(page)
+    page.goto(f"{server.url}/rules")
+    page.wait_for_selector("#rule-search")
+    assert page.get_attribute("#rule-search", "placeholder") == t("rules.search", "ja")
+    total = page.locator("main.rules p:visible").count()
+    page.fill("#rule-search", "隊長")
+    shown = page.locator("main.rules p:visible").count()
+    assert 0 < shown < total
+    hits = page.locator("main.rules mark.rule-hit")
+    assert hits.count() >= shown and hits.first.inner_text() == "隊長"
+    assert page.inner_text("#rule-count") == text("web.rules.matches", "ja", count=shown)
+    shot(page, "10-ja-rules-search")
+    page.fill("#rule-search", "MOVE-2")
+    assert page.locator("main.rules p:visible").count() >= 1
+    assert "MOVE-2" in page.inner_text("main.rules p:visible >> nth=0")
+    page.fill("#rule-search", "zzzzqqq")
+    assert page.inner_text("#rule-count") == t("rules.no_match", "ja")
+    page.fill("#rule-search", "")
+    assert page.locator("main.rules p:visible").count() == total
+    assert not errors, errors
+    ctx.close()
+
+
+def test_hot_seat_prompt_and_phone_layout_in_japanese(server: ServerProcess, browser: Any) -> None:
+    import httpx
+
+    body = {"rules": "demo", "seed": 3, "hotseat": True,
+            "seats": [{"kind": "human", "name": "アン"}, {"kind": "human", "name": "ベン"}]}
+    game = httpx.post(f"{server.url}/api/games", json=body, timeout=10).json()
+    ctx = browser.new_context(locale="ja-JP", viewport={"width": 390, "height": 844},
+                              is_mobile=True)
+    page = ctx.new_page()
+    errors = errors_of(page)
+    page.goto(game["hotseat_url"])
+    wait_state(page, "S.phase === 'tile' && S.your_turn")
+    page.locator("svg.board g.space.target").first.click()
+    wait_state(page, "S.phase === 'turn'")
+    page.click('#turn-card button[data-action="end"]')
+    wait_state(page, "S.current === 1 && S.your_turn")
+    prompt = t("toast.pass_device", "ja", player="").strip()
+    page.wait_for_selector(f".toast >> text={prompt[:6]}")
+    assert "ベン" in page.inner_text(".toasts")
+    no_english(page, "ja")
+    assert page.is_visible("#lang-picker")
+    shot(page, "11-ja-hot-seat-prompt-phone", full=True)
+    assert not errors, errors
+    ctx.close()
