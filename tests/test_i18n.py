@@ -52,10 +52,13 @@ _WORDLESS = re.compile(r"^[\W\d_]*$")
 #: Notation errors whose parameter is English text made by the engine (a space label's
 #: ValueError, the name of a number's field): the engine should pass keys instead.
 ENGLISH_FROM_THE_ENGINE = {"notation.not_a_space", "notation.not_a_number"}
-#: Words a language shares with English (German says "Camps" and "AP" too).
+#: Words a language shares with English (German says "Camps" and "AP" too; key caps).
 SAME_AS_ENGLISH = {
     ("de", "term.col.camps"), ("de", "term.with_cost"), ("de", "web.cost"), ("ja", "web.cost"),
     ("de", "web.index.bot"), ("de", "web.index.ruleset_line"), ("de", "cli.arena.ray"),
+    ("de", "web.ap.short"), ("ja", "web.ap.short"), ("de", "web.keys.tab_key"),
+    ("ja", "web.keys.tab_key"), ("de", "web.keys.escape_key"), ("ja", "web.keys.escape_key"),
+    ("ja", "web.keys.rotate_key"),
 }
 
 

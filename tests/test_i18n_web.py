@@ -28,10 +28,12 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 SRC = Path(__file__).resolve().parents[1] / "src" / "tikal"
-#: Keys whose text is rightly the same in a language and in English (AP, "Bot").
+#: Keys whose text is rightly the same in a language and in English (AP, "Bot", key caps).
 SAME = {("de", "web.cost"), ("ja", "web.cost"), ("de", "web.index.bot"),
         ("de", "web.index.ruleset_line"), ("de", "term.col.camps"), ("de", "term.with_cost"),
-        ("de", "cli.arena.ray")}
+        ("de", "cli.arena.ray"), ("de", "web.ap.short"), ("ja", "web.ap.short"),
+        ("de", "web.keys.tab_key"), ("ja", "web.keys.tab_key"), ("de", "web.keys.escape_key"),
+        ("ja", "web.keys.escape_key"), ("ja", "web.keys.rotate_key")}
 
 
 def _forms(entry: str | tuple[str, ...]) -> tuple[str, ...]:

@@ -1,6 +1,8 @@
 """The web app in Japanese and German in a real browser: demo games against a bot to the
 final scores, the language picker (kept across reloads, the game kept too), refusals
-linking into the rulebook of the language, and the rulebook's search.
+linking into the rulebook of the language, the rulebook's search, and the game page's
+controls (zoom, keyboard help, dock, auction panel, accessible names) on a wide screen and
+a phone.
 
 Playwright drives Debian's Chromium; screenshots go to ``artifacts/web-i18n/``.
 """
@@ -16,6 +18,7 @@ import pytest
 from playwright import sync_api
 
 from test_i18n_web import leftovers
+from test_web_board import hotseat_game, play_over_http, prefix_until
 from test_web_e2e import demo_seed, play_simple_turn, state, wait_my_turn, wait_state
 from tikal.messages import text
 from web_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, ServerProcess
@@ -252,10 +255,129 @@ def test_hot_seat_prompt_and_phone_layout_in_japanese(server: ServerProcess, bro
     page.click('#turn-card button[data-action="end"]')
     wait_state(page, "S.current === 1 && S.your_turn")
     prompt = t("toast.pass_device", "ja", player="").strip()
-    page.wait_for_selector(f".toast >> text={prompt[:6]}")
-    assert "ベン" in page.inner_text(".toasts")
+    page.wait_for_selector(f"#notice >> text={prompt[:6]}")
+    assert "ベン" in page.inner_text("#notice")
     no_english(page, "ja")
     assert page.is_visible("#lang-picker")
     shot(page, "11-ja-hot-seat-prompt-phone", full=True)
+    assert not errors, errors
+    ctx.close()
+
+
+def labels_outside_the_board(page: Any) -> list[str]:
+    """The accessible names and tooltips of the page's controls (the board's spaces are
+    named from the server's drawing and checked by the server's tests)."""
+    found: list[str] = page.evaluate("""() => [
+        ...document.querySelectorAll('[aria-label], [title]')]
+        .filter((e) => !e.closest('svg.board g.space'))
+        .flatMap((e) => [e.getAttribute('aria-label'), e.getAttribute('title')])
+        .filter((v) => v)""")
+    return found
+
+
+def test_the_game_page_controls_read_in_japanese(server: ServerProcess, browser: Any) -> None:
+    game = hotseat_game(server, "standard", 11)
+    ctx = browser.new_context(locale="ja-JP", viewport={"width": 1280, "height": 800})
+    page = ctx.new_page()
+    errors = errors_of(page)
+    page.goto(game["hotseat_url"])
+    wait_state(page, "S.your_turn && S.phase === 'tile'")
+    page.wait_for_selector("svg.board g.space.target[aria-label]")
+    lang = "ja"
+    assert page.get_attribute("html", "lang") == lang
+    # zoom buttons, keyboard help, the board's name and the dock's parts
+    assert page.get_attribute("#zoom-in", "aria-label") == t("zoom.in", lang)
+    assert page.get_attribute("#zoom-out", "aria-label") == t("zoom.out", lang)
+    assert page.inner_text("#zoom-fit") == t("zoom.fit", lang)
+    assert page.text_content("#keys-heading") == t("game.keyboard", lang)
+    assert page.inner_text("#keys-cue") == t("board.keys_cue", lang)
+    keys = page.inner_text("#keys")
+    for key in ("keys.tab", "keys.arrows", "keys.enter", "keys.rotate", "keys.zoom"):
+        assert t(key, lang) in keys, key
+    assert page.get_attribute("svg.board", "aria-label") == t("board.keys_label", lang)
+    assert page.get_attribute("#turn-card", "aria-label") == t("dock.turn", lang)
+    assert page.inner_text(".skip") == t("game.skip", lang)
+    assert page.get_attribute("#rot-left", "aria-label") == t("tile.left", lang)
+    target = page.get_attribute("svg.board g.space.target", "aria-label") or ""
+    assert t("board.fits", lang) in target
+    assert t("status.phase.tile", lang) in page.inner_text("#status")
+    assert t("help.tile_mine", lang) in page.inner_text("#turn-card")
+    page.click("#zoom-in")
+    page.wait_for_selector("#pan-cue:not([hidden])")
+    assert page.inner_text("#pan-cue") == t("board.zoomed", lang)
+    page.click("#zoom-fit")
+    # a tile placed, a worker picked up: the spending help, the AP, the move targets
+    page.locator("svg.board g.space.target").first.click()
+    wait_state(page, "S.phase === 'turn'")
+    s = state(page)
+    assert page.get_attribute("#turn-card .ap", "aria-label") == t(
+        "ap.label", lang, ap=s["ap"], max=s["ap_max"])
+    assert page.inner_text("#turn-card button[data-action='end']").startswith(
+        t("game.end_turn", lang))
+    assert page.inner_text("#undo") == t("game.undo", lang)
+    assert page.inner_text("#hint") == t("game.hint", lang)
+    no_english(page, lang)
+    assert leftovers(labels_outside_the_board(page), lang) == []
+    shot(page, "12-ja-game-page-board")
+    assert not errors, errors
+    ctx.close()
+
+
+def test_the_game_page_on_a_phone_and_the_auction_panel_read_in_german(
+    server: ServerProcess, browser: Any
+) -> None:
+    lang = "de"
+    game = hotseat_game(server, "standard", 11)
+    play_over_http(server, game, prefix_until(11, "dig"))
+    ctx = browser.new_context(locale="de-DE", viewport={"width": 390, "height": 844},
+                              is_mobile=True, has_touch=True)
+    page = ctx.new_page()
+    errors = errors_of(page)
+    page.goto(game["hotseat_url"])
+    wait_state(page, "S.your_turn && S.phase === 'turn'")
+    page.wait_for_selector("svg.board g.fig")
+    assert page.get_attribute("html", "lang") == lang
+    assert page.get_attribute("#zoom-in", "aria-label") == t("zoom.in", lang)
+    assert page.inner_text("#zoom-fit") == t("zoom.fit", lang)
+    assert page.text_content("#keys-heading") == t("game.keyboard", lang)
+    assert t("keys.escape", lang) in page.inner_text("#keys")
+    assert page.text_content("#actions-card h2") == t("actions.title", lang)
+    # a worker picked up: its targets are named with their cost in the language
+    move = state(page)["legal"]["move"][0]
+    src, dst = move["cells"][0], move["cells"][-1]
+    fig = "L" if move.get("leader") else "W"
+    page.locator(f'svg.board g.fig[data-seat="{state(page)["current"]}"]'
+                 f'[data-fig="{fig}"][data-cell="{src}"]').click()
+    label = page.get_attribute(f'svg.board g.space[data-cell="{dst}"]', "aria-label") or ""
+    assert t("board.target", lang, cost=move["cost"]) in label, label
+    assert page.text_content("#selection-card h2") == t("space.title", lang, cell=src)
+    no_english(page, lang)
+    assert leftovers(labels_outside_the_board(page), lang) == []
+    shot(page, "13-de-game-page-phone", full=True)
+    assert not errors, errors
+    # the auction panel
+    auction = hotseat_game(server, "auction", 3)
+    page.goto(auction["hotseat_url"])
+    wait_state(page, "S.phase === 'auction' && S.your_turn")
+    page.wait_for_selector("#auction-card .win-buys")
+    card = page.inner_text("#auction-card")
+    assert page.text_content("#auction-card h2") == t("auction.title", lang)
+    assert t("auction.no_bids", lang) in card and t("auction.history", lang) in card
+    assert page.inner_text("#auction-card .win-buys strong") == t("auction.win_buys", lang)
+    first = state(page)["legal"]["bid"][0]
+    quick = page.locator("#auction-card button.quick").first
+    assert quick.inner_text() == t("auction.bid_at", lang, amount=first["amount"])
+    assert page.get_attribute("#bid-amount", "aria-label") == t("auction.amount", lang)
+    page.click(f'#auction-card button.quick[data-action="{first["action"]}"]')
+    wait_state(page, "S.auction.high_bid !== null && S.current === 1")
+    high = state(page)["auction"]["high_bid"]
+    assert page.locator("#auction-card button.quick").first.inner_text() == t(
+        "auction.raise", lang, by=1, amount=high + 1)
+    name = state(page)["seats"][0]["name"]
+    assert t("auction.highest", lang, high=t("auction.bids", lang, name=name, amount=high)) \
+        in page.inner_text("#auction-card .auction-state")
+    no_english(page, lang)
+    assert leftovers(labels_outside_the_board(page), lang) == []
+    shot(page, "14-de-auction-panel-phone", full=True)
     assert not errors, errors
     ctx.close()

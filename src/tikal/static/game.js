@@ -2,140 +2,155 @@
 "use strict";
 
 // Every sentence this page writes itself (the rest comes from the server: action texts, log,
-// refusals, tile descriptions). Kept in one place for translation.
+// refusals, tile descriptions), each from the catalog of the page's language (docs/i18n.md):
+// TK.t formats a template, numbers included; TK.tn keeps nodes (a player's chip and name).
 const TEXT = {
-  connected: "connected",
-  reconnecting: "Reconnecting…",
-  notConnected: "Not connected; retrying…",
-  noSuchGame: "No such game",
-  startNew: "Start a new game",
-  badToken: "This invite link is not valid for this game: you are watching as a spectator.",
-  stale: "The game moved on; your screen is up to date now.",
-  slowDown: (m) => `Slow down: ${m}`,
-  titleOver: "game over",
-  titleToPlay: (name) => `${name} to play`,
-  watching: "Watching",
-  gameOver: "Game over",
-  toPlay: "to play",
-  phase: { tile: "placing a tile", turn: "spending action points", scoring: "scoring turn", auction: "bidding", pick: "picking a tile" },
-  youTag: "you",
-  bot: (level) => `bot: ${level}`,
-  passDevice: (name) => `Hot-seat: pass the device to ${name}.`,
-  winners: (names, many) => `Game over: ${names} ${many ? "share the win" : "wins"}`,
-  and: " and ",
-  finalScores: "Final scores",
-  replay: "Replay",
-  yourTurn: "Your turn",
-  yourTurnAs: (name) => `Your turn: ${name}`,
-  thinking: (name) => `${name} (bot) is thinking…`,
-  waiting: (name) => `Waiting for ${name}`,
-  endTurn: "End turn",
-  endScore: "End turn & score",
-  undo: "Undo",
-  undoTitle: "take back the last action of this turn (never across a reveal) [U]",
-  hint: "Hint",
-  hintTitle: "ask the strongest bot for a suggestion [H]",
-  hintThinking: "Thinking…",
-  playIt: "Play it",
-  suggestion: "Suggestion:",
-  notAllowed: "Not allowed:",
-  refused: "refused",
-  rule: (id) => `Rule ${id}`,
-  dismiss: "dismiss",
-  helpTile: "Place the drawn tile: turn it (R), then choose a highlighted space (solid = fits as turned, dashed = fits turned another way).",
-  helpTileOther: (name) => `${name} is placing a tile.`,
-  helpTurn: "Spend action points: choose one of your figures to move it, or a tile to see its actions.",
-  helpTurnOther: (name) => `${name} is spending action points.`,
-  helpScoring: (final, round, order) => `${final ? "Final scoring" : "Scoring round " + round}: each player takes a scoring turn, then scores (still to score: ${order}).`,
-  helpAuction: "Auction: bid for the right to take the next turn, or pass.",
-  helpPick: "You won the auction: pick one of the revealed tiles.",
-  helpPickOther: (name) => `${name} picks a tile.`,
-  apLeft: (ap, max) => `${ap} of ${max} action points left`,
-  apShort: (ap) => `${ap} AP`,
-  cost: (c) => `${c} AP`,
-  yourTile: "Your tile",
-  drawnTile: "Drawn tile",
-  turned: (tile, r) => `${tile} · turned ${r}`,
-  turnLeft: "turn anticlockwise [Shift+R]",
-  turnRight: "turn clockwise [R]",
-  fitsAsTurned: (n) => `${n} space(s) fit as turned`,
-  noFit: "no space fits as turned: rotate",
-  turnedToFit: (cell) => `Turned the tile so that it fits on ${cell}; choose ${cell} again to place it.`,
-  auction: "Auction",
-  offers: "Offers",
-  pick: "Pick",
-  highest: (who) => `Highest bid: ${who}.`,
-  noBid: "no bid yet",
-  bids: (name, n) => `${name} (${n})`,
-  passed: (names) => `Passed: ${names}.`,
-  bid: "Bid",
-  bidAmount: "bid amount",
-  raise: (by, amount) => `+${by} (${amount})`,
-  bidAt: (amount) => `Bid ${amount}`,
-  pass: "Pass",
-  cannotOutbid: "You cannot outbid: pass.",
-  bidRange: (min, max) => `Bid ${min}–${max}: your score is your money.`,
-  winBuys: "Winning buys",
-  price: (score) => `You pay your bid from your score (now ${score}).`,
-  history: "Bids in this auction",
-  noBidsYet: "No bids yet.",
-  actionsNow: "Actions now",
-  onlyMoves: "Only moves are possible now (choose a figure), or end the turn.",
-  space: (cell) => `Space ${cell}`,
-  emptySpace: "An empty space.",
-  value: (v, printed) => `value ${v}` + (printed !== undefined && printed !== v ? ` (printed ${printed})` : ""),
-  tokensLeft: (n) => `${n} treasure(s) left face down`,
-  camp: "camp",
-  campOf: "'s camp",
-  guardedBy: "Guarded by ",
-  figuresHere: (n, lead) => `: ${n} worker(s)${lead ? " + leader" : ""}`,
-  noActionHere: "No action on this space now.",
-  close: "Close",
-  noTreasures: "no treasures",
-  treasuresTitle: "treasures by type",
-  supply: (n, lead) => `supply ${n}W${lead ? "+L" : ""}`,
-  camps: (n) => `camps ${n}`,
-  guards: (n) => `guards ${n}`,
-  markerUp: "marker up",
-  markerDown: "marker down",
-  worth: (n) => `now worth ${n}`,
-  worthTitle: "points if scored now",
-  score: "score",
-  winner: "\u2605 winner",
-  links: "Links",
-  inviteFor: (name) => `Invite for ${name}:`,
-  copy: "Copy",
-  spectatorLink: "Spectator link:",
-  download: "Download record",
-  rules: "Rules",
-  watchingNote: "You are watching: only public information is shown.",
-  seeded: "Fixed shuffle: whoever created this game chose its seed, so they could know the order of the tiles.",
-  player: "Player",
-  treasures: "Treasures",
-  watchReplay: "Watch the replay",
-  newGame: "New game",
-  boardName: "Board: arrow keys move between spaces, Enter chooses, Escape cancels",
-  target: (cost) => `move target, ${cost} AP`,
-  fits: "the tile fits here",
-  fitsTurned: "the tile fits here turned another way",
-  selected: "selected",
-  hinted: "suggested",
-  zoomed: "Zoomed in: scroll or swipe the board to see all of it.",
-  keysCue: "Keys: arrows, Enter, R, Esc",
-  treasure: (name) => `treasure ${name}`,
-  gives: "give",
-  gets: "get",
-  announceTurn: (name) => `${name} to play.`,
-  announceYours: "Your turn.",
-  keys: [
-    ["Tab", "reach the board, then the buttons"],
-    ["\u2190 \u2191 \u2192 \u2193", "move between board spaces"],
-    ["Enter / Space", "choose the space: place the tile, pick up a figure (again: the next figure), move it there, see the space's actions"],
-    ["R / Shift+R", "turn the drawn tile"],
-    ["U", "undo"],
-    ["H", "hint"],
-    ["Esc", "cancel the selection"],
-    ["+ / \u2212", "zoom the board"],
+  connected: () => TK.t("conn.on"),
+  reconnectingTitle: () => TK.t("conn.off"),
+  reconnecting: () => TK.t("status.reconnecting"),
+  notConnected: () => TK.t("toast.not_connected"),
+  noSuchGame: () => TK.t("game.no_such_game"),
+  startNew: () => TK.t("game.start_new"),
+  badToken: () => TK.t("toast.bad_token"),
+  stale: () => TK.t("toast.stale"),
+  slowDown: (message) => TK.t("toast.slow_down", { message }),
+  title: (rules, name) => {
+    const ruleSet = TK.t("ruleset." + rules);
+    return name === null ? TK.t("title.over", { rules: ruleSet }) : TK.t("title.to_play", { rules: ruleSet, name });
+  },
+  watching: (status) => TK.tn("status.watching", { status }),
+  gameOver: () => TK.t("status.game_over"),
+  toPlay: (player, phase) => TK.tn("status.to_play", { player, phase }),
+  phase: (phase) => (["tile", "turn", "scoring", "auction", "pick"].includes(phase) ? TK.t("status.phase." + phase) : phase),
+  youTag: () => TK.t("player.you"),
+  seatYou: (name) => TK.t("seat.you", { name }),
+  seatBot: (name, level) => TK.t("seat.bot", { name, level }),
+  bot: (level) => TK.t("player.bot", { level }),
+  passDevice: (player) => TK.tn("toast.pass_device", { player }),
+  winners: (winners) => (winners.length > 1 ? TK.t("over.shared", { names: TK.list(winners) }) : TK.t("over.winner", { name: winners[0] })),
+  finalScores: () => TK.t("game.final_scores"),
+  replay: () => TK.t("nav.replay"),
+  yourTurn: () => TK.t("game.your_turn"),
+  yourTurnAs: (name) => TK.t("game.your_turn_as", { name }),
+  thinking: (name) => TK.t("game.bot_thinking", { name }),
+  waiting: (name) => TK.t("game.waiting_for", { name }),
+  endTurn: () => TK.t("game.end_turn"),
+  endScore: () => TK.t("game.end_turn_score"),
+  undo: () => TK.t("game.undo"),
+  undoTitle: () => TK.t("game.undo_title"),
+  hint: () => TK.t("game.hint"),
+  hintTitle: () => TK.t("game.hint_title"),
+  hintThinking: () => TK.t("game.thinking"),
+  playIt: () => TK.t("game.play_it"),
+  suggestion: () => TK.t("game.suggestion"),
+  notAllowed: () => TK.t("refusal.not_allowed"),
+  refused: () => TK.t("refusal.refused"),
+  rule: (rule) => TK.t("refusal.rule", { rule }),
+  ruleLine: (rule, text) => TK.tn("refusal.rule_line", { rule, text }),
+  dismiss: () => TK.t("refusal.dismiss"),
+  helpTile: () => TK.t("help.tile_mine"),
+  helpTileOther: (name) => TK.t("help.tile_other", { name }),
+  helpTurn: () => TK.t("help.turn_mine"),
+  helpTurnOther: (name) => TK.t("help.turn_other", { name }),
+  helpScoring: (final, round, order) => (final ? TK.t("help.final_scoring", { order }) : TK.t("help.scoring_round", { round, order })),
+  helpAuction: () => TK.t("help.auction"),
+  helpPick: () => TK.t("help.pick_mine"),
+  helpPickOther: (name) => TK.t("help.pick_other", { name }),
+  apLeft: (ap, max) => TK.t("ap.label", { ap, max }),
+  apShort: (ap) => TK.t("ap.short", { ap }),
+  cost: (cost) => TK.t("cost", { cost }),
+  yourTile: () => TK.t("tile.yours"),
+  drawnTile: () => TK.t("tile.drawn"),
+  turned: (tile, rotation) => TK.t("tile.turned", { tile, rotation }),
+  turnLeft: () => TK.t("tile.left"),
+  turnLeftTitle: () => TK.t("tile.left_title"),
+  turnRight: () => TK.t("tile.right"),
+  turnRightTitle: () => TK.t("tile.right_title"),
+  fitsAsTurned: (count) => TK.t("tile.fits", { count }),
+  noFit: () => TK.t("tile.no_fit"),
+  turnedToFit: (cell) => TK.t("toast.turned", { cell }),
+  auction: () => TK.t("auction.title"),
+  offers: (offer, tile) => TK.tn("auction.offers", { offer, tile }),
+  pick: () => TK.t("auction.pick"),
+  highest: (high) => TK.t("auction.highest", { high }),
+  noBid: () => TK.t("auction.no_bid"),
+  bids: (name, amount) => TK.t("auction.bids", { name, amount }),
+  passed: (names) => TK.t("auction.passed", { names: TK.list(names) }),
+  bid: () => TK.t("auction.bid"),
+  bidAmount: () => TK.t("auction.amount"),
+  raise: (by, amount) => TK.t("auction.raise", { by, amount }),
+  bidAt: (amount) => TK.t("auction.bid_at", { amount }),
+  pass: () => TK.t("auction.pass"),
+  cannotOutbid: () => TK.t("auction.cannot"),
+  bidRange: (min, max) => TK.t("auction.range", { min, max }),
+  winBuys: () => TK.t("auction.win_buys"),
+  price: (score) => TK.t("auction.price", { score }),
+  history: () => TK.t("auction.history"),
+  noBidsYet: () => TK.t("auction.no_bids"),
+  actionsNow: () => TK.t("actions.title"),
+  onlyMoves: () => TK.t("actions.only_moves"),
+  space: (cell) => TK.t("space.title", { cell }),
+  emptySpace: () => TK.t("space.empty"),
+  value: (level, printed) => (printed !== undefined && printed !== level ? TK.t("space.value_printed", { level, printed }) : TK.t("space.value", { level })),
+  tokensLeft: (count) => TK.t("space.tokens", { count }),
+  campOf: (player) => TK.tn("space.camp", { player }),
+  guardedBy: (player) => TK.tn("space.guard", { player }),
+  figuresHere: (player, count, lead) => TK.tn(lead ? "space.workers_leader" : "space.workers", { player, count }),
+  noActionHere: () => TK.t("space.no_action"),
+  close: () => TK.t("close"),
+  noTreasures: () => TK.t("player.no_treasures"),
+  treasuresTitle: () => TK.t("player.treasures"),
+  supply: (workers, lead) => TK.t(lead ? "player.supply_leader" : "player.supply", { workers }),
+  camps: (count) => TK.t("player.camps", { count }),
+  guards: (count) => TK.t("player.guards", { count }),
+  markerUp: () => TK.t("player.marker_up"),
+  markerDown: () => TK.t("player.marker_down"),
+  worth: (points) => TK.t("player.worth", { points }),
+  worthTitle: () => TK.t("player.worth_title"),
+  score: () => TK.t("player.score"),
+  winner: () => TK.t("player.winner"),
+  toPlayTag: () => TK.t("player.to_play"),
+  finalWinner: (name) => TK.t("final.winner", { name }),
+  logLine: (name, text) => TK.t("log.line", { name, text }),
+  links: () => TK.t("links.title"),
+  inviteFor: (name) => TK.t("links.invite", { name }),
+  copy: () => TK.t("copy"),
+  spectatorLink: () => TK.t("links.spectator"),
+  download: () => TK.t("links.download"),
+  rules: () => TK.t("nav.rules"),
+  watchingNote: () => TK.t("links.watching"),
+  seeded: () => TK.t("links.seeded"),
+  player: () => TK.t("final.player"),
+  finalScore: () => TK.t("final.score"),
+  treasures: () => TK.t("final.treasures"),
+  watchReplay: () => TK.t("final.watch_replay"),
+  newGame: () => TK.t("nav.new_game"),
+  boardName: () => TK.t("board.keys_label"),
+  target: (cost) => TK.t("board.target", { cost }),
+  fits: () => TK.t("board.fits"),
+  fitsTurned: () => TK.t("board.fits_turned"),
+  selected: () => TK.t("board.selected"),
+  selectedFigure: (figure) => TK.t("board.selected_figure", { figure }),
+  hinted: () => TK.t("board.hinted"),
+  figureOf: (name, figure) => TK.t("board.figure", { name, figure }),
+  separator: () => TK.t("board.separator"),
+  zoomed: () => TK.t("board.zoomed"),
+  keysCue: () => TK.t("board.keys_cue"),
+  treasure: (name, count) => (count === undefined || count === null ? TK.t("treasure.name", { name }) : TK.t("treasure.name_count", { name, count })),
+  announceTurn: (name) => TK.t("announce.turn", { name }),
+  announceYours: () => TK.t("announce.yours"),
+  announceYoursAs: (name) => TK.t("announce.yours_as", { name }),
+  announceOver: () => TK.t("announce.game_over"),
+  // The keyboard help: the keys (letters and arrows are the keys themselves) and what they do.
+  keys: () => [
+    [TK.t("keys.tab_key"), TK.t("keys.tab")],
+    ["\u2190 \u2191 \u2192 \u2193", TK.t("keys.arrows")],
+    [TK.t("keys.enter_key"), TK.t("keys.enter")],
+    [TK.t("keys.rotate_key"), TK.t("keys.rotate")],
+    ["U", TK.t("keys.undo")],
+    ["H", TK.t("keys.hint")],
+    [TK.t("keys.escape_key"), TK.t("keys.escape")],
+    ["+ / \u2212", TK.t("keys.zoom")],
   ],
 };
 
@@ -179,13 +194,13 @@ function connect() {
 function setConn(on) {
   const c = $("conn");
   c.className = "conn " + (on ? "on" : "off");
-  c.title = on ? TEXT.connected : TEXT.reconnecting;
-  if (!on && S) $("status").textContent = TEXT.reconnecting;
+  c.title = on ? TEXT.connected() : TEXT.reconnectingTitle();
+  if (!on && S) $("status").textContent = TEXT.reconnecting();
 }
 
 function send(msg) {
   if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
-  else notify(TEXT.notConnected, "error");
+  else notify(TEXT.notConnected(), "error");
 }
 
 function act(action) {
@@ -204,11 +219,12 @@ function notify(content, kind, ms) {
   noticeTimer = setTimeout(() => box.replaceChildren(), ms || 8000);
 }
 
-// Screen readers hear other players' moves and whose turn it is.
-function announce(text) {
+// Screen readers hear other players' moves and whose turn it is: each news its own line
+// (the texts come whole from the catalogs and the server; nothing is joined into a sentence).
+function announce(news) {
   const box = $("announce");
   box.textContent = "";
-  setTimeout(() => { box.textContent = text; }, 30);
+  setTimeout(() => { box.replaceChildren(...news.map((text) => h("div", {}, text))); }, 30);
 }
 
 // ------------------------------------------------------------------ protocol (docs/web.md)
@@ -286,17 +302,17 @@ function onMessage(msg) {
     // the move was stored; the delta that follows shows it
   } else if (msg.type === "error") {
     if (msg.code === "unknown_game") {
-      $("status").textContent = TEXT.noSuchGame;
+      $("status").textContent = TEXT.noSuchGame();
       $("board").innerHTML = "";
-      $("turn-body").replaceChildren(h("p", {}, msg.message), h("a", { class: "btn", href: "/" }, TEXT.startNew));
+      $("turn-body").replaceChildren(h("p", {}, msg.message), h("a", { class: "btn", href: "/" }, TEXT.startNew()));
       return;
     }
     if (msg.code === "bad_token") {
       token = null; // reconnect as a spectator
-      notify(TEXT.badToken, "error");
+      notify(TEXT.badToken(), "error");
       return;
     }
-    if (msg.code === "stale") { notify(TEXT.stale); return; }
+    if (msg.code === "stale") { notify(TEXT.stale()); return; }
     if (msg.code === "hint_busy") return; // the hint asked for earlier is on its way
     if (msg.code === "rate_limited") { notify(TEXT.slowDown(msg.message), "error"); return; }
     ui.refusal = msg; // shown once: in the turn card, announced as an alert
@@ -337,9 +353,9 @@ const OWN_CONTROLS = new Set(["tile", "move", "end", "bid", "pass", "pick"]);
 // every seat is "you", so the seat to play is named instead).
 function seatLabel(p, withChip = true) {
   const s = seat(p);
-  const you = S.you.length === 1 && S.you[0] === p && s.name.toLowerCase() !== TEXT.youTag ? ` (${TEXT.youTag})` : "";
-  const bot = s.kind === "bot" ? ` (${TEXT.bot(s.level)})` : "";
-  return h("span", { class: "who" }, withChip ? TK.chip(s) : null, " ", s.name + (you || bot));
+  const you = S.you.length === 1 && S.you[0] === p && s.name.toLowerCase() !== "you" && s.name !== TEXT.youTag();
+  const text = you ? TEXT.seatYou(s.name) : s.kind === "bot" ? TEXT.seatBot(s.name, s.level) : s.name;
+  return h("span", { class: "who" }, withChip ? TK.chip(s) : null, " ", text);
 }
 
 function costBadge(cost) { return cost === undefined || cost === null ? null : h("span", { class: "cost" }, TEXT.cost(cost)); }
@@ -354,19 +370,20 @@ function button(label, action, opts = {}) {
 function treasureIcon(letter, count) {
   const def = document.getElementById(`tk-treasure-${letter}`);
   const name = (def && def.getAttribute("data-name")) || letter.toUpperCase();
-  const label = TEXT.treasure(name) + (count !== undefined && count !== null ? ` \u00d7${count}` : "");
+  const label = TEXT.treasure(name, count);
   const icon = h("span", { class: "tr", title: label, role: "img", "aria-label": label });
   icon.innerHTML = `<svg viewBox="-12 -12 24 24" width="22" height="22" aria-hidden="true" focusable="false"><use href="#tk-treasure-${letter}"/></svg>`;
-  if (count !== undefined && count !== null) icon.append(h("span", { class: "tr-n", "aria-hidden": "true" }, `\u00d7${count}`));
+  if (count !== undefined && count !== null) icon.append(h("span", { class: "tr-n", "aria-hidden": "true" }, "\u00d7" + TK.format(count)));
   return icon;
 }
 
 // A refusal, once: the engine's reason, then the rule it rests on with its text.
 function refusalView(err) {
-  const parts = [h("strong", {}, TEXT.notAllowed), " ", err.message || TEXT.refused];
+  const parts = [h("strong", {}, TEXT.notAllowed()), " ", err.message || TEXT.refused()];
   if (err.rule && err.rule !== "NOTATION") {
     const text = TK.rules && TK.rules[err.rule];
-    parts.push(h("span", { class: "rule-line" }, h("a", { href: "/rules#" + err.rule, target: "_blank", class: "rule-link" }, TEXT.rule(err.rule)), text ? " \u2014 " : "", text ? h("span", { class: "rule-text" }, text) : null));
+    const link = h("a", { href: TK.ruleUrl(err.rule), target: "_blank", class: "rule-link", hreflang: TK.lang }, TEXT.rule(err.rule));
+    parts.push(h("span", { class: "rule-line" }, ...(text ? TEXT.ruleLine(link, h("span", { class: "rule-text" }, text)) : [link])));
   }
   return h("span", { class: "refusal-text" }, ...parts);
 }
@@ -390,7 +407,7 @@ function keepFocus(draw) {
 function render() { keepFocus(draw); }
 
 function draw() {
-  document.title = `Tikal ${S.rules} – ${S.over ? TEXT.titleOver : TEXT.titleToPlay(seat(S.current).name)}`;
+  document.title = TEXT.title(S.rules, S.over ? null : seat(S.current).name);
   // a new tile to place (for whoever places it): start turned as it first fits
   const drawnKey = S.drawn ? `${S.drawn.tile}|${S.current}|${legal("tile").length > 0}` : null;
   if (S.drawn && drawnKey !== lastDrawn) {
@@ -401,7 +418,7 @@ function draw() {
   if (!S.drawn) lastDrawn = null;
   const turnChanged = lastCurrent !== S.current;
   if (lastCurrent !== null && turnChanged && hotseat() && S.you.includes(S.current) && !S.over) {
-    notify(TEXT.passDevice(seat(S.current).name));
+    notify(h("span", {}, ...TEXT.passDevice(seatLabel(S.current))));
   }
   lastCurrent = S.current;
   if (ui.fig && !figureExists(ui.fig)) ui.fig = null;
@@ -426,19 +443,19 @@ function announceNews(turnChanged) {
   if (announced >= 0) {
     for (const line of lines.slice(announced)) {
       if (line.kind === "action" && S.you.includes(line.seat)) continue; // your own moves you know
-      news.push(line.kind === "chance" ? line.text : `${seat(line.seat).name} ${line.text}`);
+      news.push(line.kind === "chance" ? line.text : TEXT.logLine(seat(line.seat).name, line.text));
     }
   }
   announced = lines.length;
-  if (turnChanged && !S.over) news.push(mine() ? (hotseat() ? TEXT.yourTurnAs(seat(S.current).name) + "." : TEXT.announceYours) : TEXT.announceTurn(seat(S.current).name));
-  if (S.over && turnChanged) news.push(TEXT.gameOver);
-  if (news.length) announce(news.slice(-4).join(". "));
+  if (turnChanged && !S.over) news.push(mine() ? (hotseat() ? TEXT.announceYoursAs(seat(S.current).name) : TEXT.announceYours()) : TEXT.announceTurn(seat(S.current).name));
+  if (S.over && turnChanged) news.push(TEXT.announceOver());
+  if (news.length) announce(news.slice(-4));
 }
 
 function statusLine() {
-  if (S.over) return h("span", {}, TEXT.gameOver);
-  const phase = TEXT.phase[S.phase] || S.phase;
-  return h("span", {}, S.spectator ? TEXT.watching + " · " : "", seatLabel(S.current), ` ${TEXT.toPlay} · ${phase}`);
+  if (S.over) return h("span", {}, TEXT.gameOver());
+  const line = h("span", {}, ...TEXT.toPlay(seatLabel(S.current), TEXT.phase(S.phase)));
+  return S.spectator ? h("span", {}, ...TEXT.watching(line)) : line;
 }
 
 function figureExists(f) {
@@ -451,12 +468,11 @@ function renderTurnCard() {
   const parts = [];
   const cur = seat(S.current);
   if (S.over) {
-    const names = S.winners.map((p) => seat(p).name).join(TEXT.and);
-    parts.push(h("div", { class: "turn-banner" }, TEXT.winners(names, S.winners.length > 1)));
-    parts.push(h("div", { class: "row" }, h("button", { class: "btn primary", type: "button", onclick: showGameOver }, TEXT.finalScores), h("a", { class: "btn", href: `/replay/${gameId}` }, TEXT.replay)));
+    parts.push(h("div", { class: "turn-banner" }, TEXT.winners(S.winners.map((p) => seat(p).name))));
+    parts.push(h("div", { class: "row" }, h("button", { class: "btn primary", type: "button", onclick: showGameOver }, TEXT.finalScores()), h("a", { class: "btn", href: `/replay/${gameId}` }, TEXT.replay())));
   } else {
     const banner = h("div", { class: "turn-banner" + (mine() ? " mine" : "") });
-    if (mine()) banner.append(TK.chip(cur), " " + (hotseat() ? TEXT.yourTurnAs(cur.name) : TEXT.yourTurn));
+    if (mine()) banner.append(TK.chip(cur), " " + (hotseat() ? TEXT.yourTurnAs(cur.name) : TEXT.yourTurn()));
     else if (cur.kind === "bot") banner.append(TK.chip(cur), " " + TEXT.thinking(cur.name));
     else banner.append(TK.chip(cur), " " + TEXT.waiting(cur.name));
     parts.push(banner);
@@ -466,27 +482,27 @@ function renderTurnCard() {
     if (mine()) {
       if (S.phase === "turn" || S.phase === "scoring") {
         const end = legal("end")[0];
-        bar.append(button(S.phase === "scoring" ? TEXT.endScore : TEXT.endTurn, end ? end.action : "end", { cls: "primary", title: end ? end.text : "" }));
+        bar.append(button(S.phase === "scoring" ? TEXT.endScore() : TEXT.endTurn(), end ? end.action : "end", { cls: "primary", title: end ? end.text : "" }));
       }
       if (S.phase !== "auction" && S.phase !== "pick") {
-        const undo = h("button", { class: "btn", id: "undo", type: "button", disabled: !S.can_undo, title: TEXT.undoTitle }, "\u21b6 " + TEXT.undo);
+        const undo = h("button", { class: "btn", id: "undo", type: "button", disabled: !S.can_undo, title: TEXT.undoTitle() }, TEXT.undo());
         undo.addEventListener("click", () => send({ type: "undo", state: S.state }));
         bar.append(undo);
       }
-      const hint = h("button", { class: "btn", id: "hint", type: "button", title: TEXT.hintTitle }, "? " + TEXT.hint);
-      hint.addEventListener("click", () => { if (askHint()) { hint.disabled = true; hint.textContent = TEXT.hintThinking; } });
+      const hint = h("button", { class: "btn", id: "hint", type: "button", title: TEXT.hintTitle() }, TEXT.hint());
+      hint.addEventListener("click", () => { if (askHint()) { hint.disabled = true; hint.textContent = TEXT.hintThinking(); } });
       bar.append(hint);
     }
     if (bar.children.length) parts.push(bar);
   }
   if (ui.hint && S && ui.hint.state === S.state) {
-    const play = h("button", { class: "btn small primary", type: "button" }, TEXT.playIt);
+    const play = h("button", { class: "btn small primary", type: "button" }, TEXT.playIt());
     play.addEventListener("click", () => act(ui.hint.action));
     parts.push(h("div", { class: "hint-box", id: "hint-box" },
-      h("strong", {}, TEXT.suggestion + " "), ui.hint.text, " ", h("code", {}, ui.hint.action), " ", play));
+      h("strong", {}, TEXT.suggestion()), " ", ui.hint.text, " ", h("code", {}, ui.hint.action), " ", play));
   }
   if (ui.refusal) {
-    const close = h("button", { class: "close", type: "button", "aria-label": TEXT.dismiss }, "\u00d7");
+    const close = h("button", { class: "close", type: "button", "aria-label": TEXT.dismiss() }, "\u00d7");
     close.addEventListener("click", () => { ui.refusal = null; renderTurnCard(); });
     parts.push(h("div", { class: "refusal", id: "refusal", role: "alert" }, close, refusalView(ui.refusal)));
   }
@@ -495,11 +511,11 @@ function renderTurnCard() {
 
 function phaseHelp() {
   const cur = seat(S.current);
-  if (S.phase === "tile") return mine() ? TEXT.helpTile : TEXT.helpTileOther(cur.name);
-  if (S.phase === "turn") return mine() ? TEXT.helpTurn : TEXT.helpTurnOther(cur.name);
-  if (S.phase === "scoring") return TEXT.helpScoring(S.scoring.final, S.scoring.rounds, S.scoring.queue.map((p) => seat(p).name).join(" \u2192 "));
-  if (S.phase === "auction") return TEXT.helpAuction;
-  if (S.phase === "pick") return mine() ? TEXT.helpPick : TEXT.helpPickOther(cur.name);
+  if (S.phase === "tile") return mine() ? TEXT.helpTile() : TEXT.helpTileOther(cur.name);
+  if (S.phase === "turn") return mine() ? TEXT.helpTurn() : TEXT.helpTurnOther(cur.name);
+  if (S.phase === "scoring") return TEXT.helpScoring(S.scoring.final, S.scoring.rounds, S.scoring.queue.map((p) => seat(p).name).join(" \u2192 ")); // the order to score in
+  if (S.phase === "auction") return TEXT.helpAuction();
+  if (S.phase === "pick") return mine() ? TEXT.helpPick() : TEXT.helpPickOther(cur.name);
   return "";
 }
 
@@ -523,14 +539,14 @@ function renderTileCard() {
   if (!S.drawn || S.over) { card.hidden = true; return; }
   card.hidden = false;
   const pic = h("div", { html: S.drawn.svgs[ui.rotation] });
-  const items = [h("h2", {}, mine() ? TEXT.yourTile : TEXT.drawnTile), h("div", { class: "tile-pic" }, pic, h("div", {}, h("strong", {}, S.drawn.describe), h("div", { class: "hint-text" }, TEXT.turned(S.drawn.tile, ui.rotation))))];
+  const items = [h("h2", {}, mine() ? TEXT.yourTile() : TEXT.drawnTile()), h("div", { class: "tile-pic" }, pic, h("div", {}, h("strong", {}, S.drawn.describe), h("div", { class: "hint-text" }, TEXT.turned(S.drawn.tile, ui.rotation))))];
   if (mine()) {
-    const left = h("button", { class: "btn", id: "rot-left", type: "button", title: TEXT.turnLeft, "aria-label": TEXT.turnLeft }, "\u27f2");
-    const right = h("button", { class: "btn", id: "rot-right", type: "button", title: TEXT.turnRight, "aria-label": TEXT.turnRight }, "\u27f3");
+    const left = h("button", { class: "btn", id: "rot-left", type: "button", title: TEXT.turnLeftTitle(), "aria-label": TEXT.turnLeft() }, "\u27f2");
+    const right = h("button", { class: "btn", id: "rot-right", type: "button", title: TEXT.turnRightTitle(), "aria-label": TEXT.turnRight() }, "\u27f3");
     left.addEventListener("click", () => rotate(-1));
     right.addEventListener("click", () => rotate(1));
     const fits = legal("tile").filter((e) => e.rotation === ui.rotation).length;
-    items.push(h("div", { class: "row" }, left, right, h("span", { class: "hint-text", role: "status" }, fits ? TEXT.fitsAsTurned(fits) : TEXT.noFit)));
+    items.push(h("div", { class: "row" }, left, right, h("span", { class: "hint-text", role: "status" }, fits ? TEXT.fitsAsTurned(fits) : TEXT.noFit())));
   }
   card.replaceChildren(...items);
 }
@@ -561,29 +577,29 @@ function renderAuction() {
   const show = (S.phase === "auction" || S.phase === "pick") && !S.over;
   if (!show && !(S.rule_set.auction && S.display.length)) { card.hidden = true; return; }
   card.hidden = false;
-  const items = [h("h2", {}, TEXT.auction)];
+  const items = [h("h2", {}, TEXT.auction())];
   const disp = h("ul", { class: "auction-display" });
   const picks = new Map(legal("pick").map((e) => [e.tile_id, e]));
   for (const d of S.display) {
-    const cell = h("li", { class: "disp" }, h("div", { class: "disp-pic", html: d.svg }), h("div", { class: "disp-text" }, h("span", { class: "hint-text" }, TEXT.offers + ": "), h("strong", {}, d.describe), h("span", { class: "hint-text" }, ` (${d.tile})`)));
+    const cell = h("li", { class: "disp" }, h("div", { class: "disp-pic", html: d.svg }), h("div", { class: "disp-text" }, ...TEXT.offers(h("strong", {}, d.describe), d.tile).map((part) => (part instanceof Node ? part : h("span", { class: "hint-text" }, part)))));
     const pick = picks.get(d.tile);
-    if (pick) cell.append(button(TEXT.pick, pick.action, { cls: "primary", title: pick.text }));
+    if (pick) cell.append(button(TEXT.pick(), pick.action, { cls: "primary", title: pick.text }));
     disp.append(cell);
   }
   items.push(disp);
   if (S.phase === "auction" && !S.over) {
     const a = S.auction;
-    const high = a.high_bidder === null ? TEXT.noBid : TEXT.bids(seat(a.high_bidder).name, a.high_bid);
-    items.push(h("p", { class: "auction-state" }, TEXT.highest(high), " ", a.passed.length ? TEXT.passed(a.passed.map((p) => seat(p).name).join(", ")) : ""));
+    const high = a.high_bidder === null ? TEXT.noBid() : TEXT.bids(seat(a.high_bidder).name, a.high_bid);
+    items.push(h("p", { class: "auction-state" }, TEXT.highest(high), " ", a.passed.length ? TEXT.passed(a.passed.map((p) => seat(p).name)) : ""));
     const rule = TK.rules && TK.rules["AUC-5"];
-    if (rule) items.push(h("p", { class: "win-buys" }, h("strong", {}, TEXT.winBuys + ": "), rule, " ", h("a", { href: "/rules#AUC-5", target: "_blank" }, TEXT.rule("AUC-5"))));
+    if (rule) items.push(h("p", { class: "win-buys" }, h("strong", {}, TEXT.winBuys()), " ", rule, " ", h("a", { href: TK.ruleUrl("AUC-5"), target: "_blank", hreflang: TK.lang }, TEXT.rule("AUC-5"))));
     if (mine()) {
       const bids = legal("bid");
       const byAmount = new Map(bids.map((e) => [e.amount, e]));
       const min = bids.length ? bids[0].amount : null;
       const max = bids.length ? bids[bids.length - 1].amount : null;
-      const input = h("input", { type: "number", id: "bid-amount", min: min ?? 0, max: max ?? 0, value: min ?? 0, "aria-label": TEXT.bidAmount, inputmode: "numeric" });
-      const bid = h("button", { class: "btn primary", id: "bid", type: "button", disabled: min === null }, TEXT.bid);
+      const input = h("input", { type: "number", id: "bid-amount", min: min ?? 0, max: max ?? 0, value: min ?? 0, "aria-label": TEXT.bidAmount(), inputmode: "numeric" });
+      const bid = h("button", { class: "btn primary", id: "bid", type: "button", disabled: min === null }, TEXT.bid());
       bid.addEventListener("click", () => {
         const offer = bids.find((e) => String(e.amount) === String(input.value));
         act(offer ? offer.action : `bid ${input.value}`); // an amount not on offer: the engine explains
@@ -599,13 +615,13 @@ function renderAuction() {
         }
       }
       const pass = legal("pass")[0];
-      items.push(h("div", { class: "bid-row" }, input, bid, ...quick, button(TEXT.pass, pass ? pass.action : "pass", { title: pass ? pass.text : "" })));
-      items.push(h("p", { class: "hint-text" }, min === null ? TEXT.cannotOutbid : TEXT.bidRange(min, max), " ", TEXT.price(S.player_info[S.current].score)));
+      items.push(h("div", { class: "bid-row" }, input, bid, ...quick, button(TEXT.pass(), pass ? pass.action : "pass", { title: pass ? pass.text : "" })));
+      items.push(h("p", { class: "hint-text" }, min === null ? TEXT.cannotOutbid() : TEXT.bidRange(min, max), " ", TEXT.price(S.player_info[S.current].score)));
     }
     const hist = auctionHistory();
-    const list = h("ol", { class: "bid-history", "aria-label": TEXT.history });
-    for (const line of hist) list.append(h("li", {}, TK.chip(seat(line.seat), false, 16), ` ${seat(line.seat).name} ${line.text}`));
-    items.push(h("h3", {}, TEXT.history), hist.length ? list : h("p", { class: "hint-text" }, TEXT.noBidsYet));
+    const list = h("ol", { class: "bid-history", "aria-label": TEXT.history() });
+    for (const line of hist) list.append(h("li", {}, TK.chip(seat(line.seat), false, 16), " ", TEXT.logLine(seat(line.seat).name, line.text)));
+    items.push(h("h3", {}, TEXT.history()), hist.length ? list : h("p", { class: "hint-text" }, TEXT.noBidsYet()));
   }
   card.replaceChildren(...items);
 }
@@ -633,8 +649,8 @@ function renderActions() {
     for (const e of entries.slice(0, 24)) row.append(actionButton(e));
     list.append(row);
   }
-  if (!list.children.length) list.append(h("p", { class: "hint-text" }, TEXT.onlyMoves));
-  card.replaceChildren(h("h2", {}, TEXT.actionsNow), list);
+  if (!list.children.length) list.append(h("p", { class: "hint-text" }, TEXT.onlyMoves()));
+  card.replaceChildren(h("h2", {}, TEXT.actionsNow()), list);
 }
 
 // The selected space: what is on it, and the legal actions on it alone (moves are made
@@ -644,10 +660,10 @@ function spaceActions(cell) {
 }
 
 function describeSpace(entry) {
-  const parts = [entry.kind];
+  const parts = [TK.term("kind." + entry.kind, entry.kind)];
   if (entry.level !== undefined) parts.push(TEXT.value(entry.level, entry.printed));
   if (entry.tokens !== undefined) parts.push(TEXT.tokensLeft(entry.tokens));
-  return parts.join(", ");
+  return parts.join(TEXT.separator());
 }
 
 function renderSelection() {
@@ -657,23 +673,23 @@ function renderSelection() {
   card.hidden = false;
   const items = [h("h2", {}, TEXT.space(ui.cell))];
   if (!entry) {
-    items.push(h("p", {}, TEXT.emptySpace));
+    items.push(h("p", {}, TEXT.emptySpace()));
   } else {
     items.push(h("p", {}, describeSpace(entry)));
-    if (entry.camp !== undefined) items.push(h("p", {}, seatLabel(entry.camp), TEXT.campOf));
-    if (entry.guard) items.push(h("p", {}, TEXT.guardedBy, seatLabel(entry.guard.player)));
+    if (entry.camp !== undefined) items.push(h("p", {}, ...TEXT.campOf(seatLabel(entry.camp))));
+    if (entry.guard) items.push(h("p", {}, ...TEXT.guardedBy(seatLabel(entry.guard.player))));
     S.position.figures.forEach((f, p) => {
       const n = f.workers[ui.cell] || 0;
       const lead = f.leader === ui.cell;
-      if (n || lead) items.push(h("div", {}, seatLabel(p), TEXT.figuresHere(n, lead)));
+      if (n || lead) items.push(h("div", {}, ...TEXT.figuresHere(seatLabel(p), n, lead)));
     });
   }
   if (apPhase()) {
     const here = spaceActions(ui.cell);
     if (here.length) items.push(h("div", { class: "row" }, ...here.map((e) => actionButton(e))));
-    else if (entry) items.push(h("p", { class: "hint-text" }, TEXT.noActionHere));
+    else if (entry) items.push(h("p", { class: "hint-text" }, TEXT.noActionHere()));
   }
-  const close = h("button", { class: "btn small", type: "button" }, TEXT.close);
+  const close = h("button", { class: "btn small", type: "button" }, TEXT.close());
   close.addEventListener("click", () => { ui.cell = null; renderSelection(); decorateBoard(); });
   items.push(close);
   card.replaceChildren(...items);
@@ -689,23 +705,23 @@ function renderPlayers() {
     const row = h("div", { class: "player" + (p.seat === S.current && !S.over ? " current" : ""), "data-seat": p.seat });
     row.append(TK.chip(p, false, 24));
     const tags = [];
-    if (S.you.includes(p.seat) && !hotseat()) tags.push(h("span", { class: "tag" }, TEXT.youTag));
+    if (S.you.includes(p.seat) && !hotseat()) tags.push(h("span", { class: "tag" }, TEXT.youTag()));
     if (p.kind === "bot") tags.push(h("span", { class: "tag" }, TEXT.bot(p.level)));
-    if (S.over && S.winners.includes(p.seat)) tags.push(h("span", { class: "tag" }, TEXT.winner));
-    if (p.seat === S.current && !S.over) tags.push(h("span", { class: "tag" }, "\u25b6 " + TEXT.toPlay));
+    if (S.over && S.winners.includes(p.seat)) tags.push(h("span", { class: "tag" }, TEXT.winner()));
+    if (p.seat === S.current && !S.over) tags.push(h("span", { class: "tag" }, TEXT.toPlayTag()));
     row.append(h("div", { class: "name" }, p.name, ...tags));
-    row.append(h("div", { class: "score", title: TEXT.score }, p.score));
+    row.append(h("div", { class: "score", title: TEXT.score() }, TK.format(p.score)));
     const details = h("div", { class: "details" });
-    const tr = h("span", { class: "treasures", title: TEXT.treasuresTitle });
+    const tr = h("span", { class: "treasures", title: TEXT.treasuresTitle() });
     const types = Object.entries(p.treasures);
     if (types.length) types.forEach(([t, n]) => tr.append(treasureIcon(t, n)));
-    else tr.append(TEXT.noTreasures);
+    else tr.append(TEXT.noTreasures());
     details.append(tr);
     details.append(h("span", {}, TEXT.supply(p.supply_workers, p.leader === "supply")));
     if (actions.includes("camp")) details.append(h("span", {}, TEXT.camps(p.camps_left)));
     if (actions.includes("guard")) details.append(h("span", {}, TEXT.guards(p.guards_left)));
-    if (S.rule_set.auction) details.append(h("span", {}, p.marker ? TEXT.markerUp : TEXT.markerDown));
-    details.append(h("span", { title: TEXT.worthTitle }, TEXT.worth(p.temple_points + p.treasure_points)));
+    if (S.rule_set.auction) details.append(h("span", {}, p.marker ? TEXT.markerUp() : TEXT.markerDown()));
+    details.append(h("span", { title: TEXT.worthTitle() }, TEXT.worth(p.temple_points + p.treasure_points)));
     row.append(details);
     box.append(row);
   }
@@ -721,7 +737,7 @@ function renderLog() {
     const s = seat(line.seat);
     const kind = line.kind === "action" ? "" : line.kind;
     const who = kind === "chance" ? h("span", { class: "chance-mark", "aria-hidden": "true" }, "\u21b3") : TK.chip(s, false, 16);
-    const text = kind === "chance" ? line.text : `${s.name} ${line.text}`;
+    const text = kind === "chance" ? line.text : TEXT.logLine(s.name, line.text);
     const found = kind === "chance" && /^\*token [a-h]$/.test(line.notation || "") ? treasureIcon(line.notation.slice(-1)) : null;
     box.append(h("div", { class: "line " + kind }, who, h("span", {}, text), found, line.notation && kind !== "chance" ? h("span", { class: "notation" }, line.notation) : null));
   }
@@ -732,20 +748,20 @@ function renderLinks() {
   const card = $("links-card");
   const saved = TK.myGames()[gameId] || {};
   const spectator = `${location.origin}/play/${gameId}`;
-  const items = [h("h2", {}, TEXT.links)];
+  const items = [h("h2", {}, TEXT.links())];
   if (saved.links && saved.links.length) {
     for (const l of saved.links) {
-      const b = h("button", { class: "btn small", type: "button" }, TEXT.copy);
+      const b = h("button", { class: "btn small", type: "button" }, TEXT.copy());
       b.addEventListener("click", () => TK.copy(l.url, b));
       items.push(h("div", { class: "row" }, TEXT.inviteFor(l.name), b));
     }
   }
-  const sb = h("button", { class: "btn small", type: "button" }, TEXT.copy);
+  const sb = h("button", { class: "btn small", type: "button" }, TEXT.copy());
   sb.addEventListener("click", () => TK.copy(spectator, sb));
-  items.push(h("div", { class: "row" }, TEXT.spectatorLink, sb));
-  items.push(h("div", { class: "row" }, h("a", { class: "btn small", href: `/api/games/${gameId}/record`, download: `tikal-${gameId}.json` }, TEXT.download), h("a", { class: "btn small", href: `/replay/${gameId}` }, TEXT.replay), h("a", { class: "btn small", href: "/rules", target: "_blank" }, TEXT.rules)));
-  if (S.spectator) items.push(h("p", { class: "hint-text" }, TEXT.watchingNote));
-  if (S.seeded) items.push(h("p", { class: "hint-text", id: "seeded" }, TEXT.seeded));
+  items.push(h("div", { class: "row" }, TEXT.spectatorLink(), sb));
+  items.push(h("div", { class: "row" }, h("a", { class: "btn small", href: `/api/games/${gameId}/record`, download: `tikal-${gameId}.json` }, TEXT.download()), h("a", { class: "btn small", href: `/replay/${gameId}` }, TEXT.replay()), h("a", { class: "btn small", href: TK.ruleUrl(), target: "_blank", hreflang: TK.lang }, TEXT.rules())));
+  if (S.spectator) items.push(h("p", { class: "hint-text" }, TEXT.watchingNote()));
+  if (S.seeded) items.push(h("p", { class: "hint-text", id: "seeded" }, TEXT.seeded()));
   card.replaceChildren(...items);
   $("replay-link").href = `/replay/${gameId}`;
   $("record-link").href = `/api/games/${gameId}/record`;
@@ -753,13 +769,13 @@ function renderLinks() {
 
 function showGameOver() {
   document.querySelector(".modal")?.remove();
-  const rows = S.player_info.slice().sort((a, b) => b.score - a.score).map((p) => h("tr", {}, h("td", {}, TK.chip(p), " ", p.name, S.winners.includes(p.seat) ? " " + TEXT.winner : ""), h("td", { class: "num" }, p.score), h("td", {}, Object.entries(p.treasures).map(([t, n]) => treasureIcon(t, n)))));
-  const close = h("button", { class: "btn", type: "button" }, TEXT.close);
+  const rows = S.player_info.slice().sort((a, b) => b.score - a.score).map((p) => h("tr", {}, h("td", {}, TK.chip(p), " ", S.winners.includes(p.seat) ? TEXT.finalWinner(p.name) : p.name), h("td", { class: "num" }, TK.format(p.score)), h("td", {}, Object.entries(p.treasures).map(([t, n]) => treasureIcon(t, n)))));
+  const close = h("button", { class: "btn", type: "button" }, TEXT.close());
   const opener = document.activeElement;
   const modal = h("div", { class: "modal", role: "dialog", "aria-modal": "true", "aria-labelledby": "over-title" }, h("div", { class: "box" },
-    h("h2", { id: "over-title" }, TEXT.finalScores),
-    h("table", { class: "scores", id: "final-scores" }, h("tr", {}, h("th", {}, TEXT.player), h("th", { class: "num" }, TEXT.score), h("th", {}, TEXT.treasures)), ...rows),
-    h("div", { class: "row" }, h("a", { class: "btn primary", href: `/replay/${gameId}` }, TEXT.watchReplay), h("a", { class: "btn", href: `/api/games/${gameId}/record`, download: `tikal-${gameId}.json` }, TEXT.download), h("a", { class: "btn", href: "/" }, TEXT.newGame), close)));
+    h("h2", { id: "over-title" }, TEXT.finalScores()),
+    h("table", { class: "scores", id: "final-scores" }, h("tr", {}, h("th", {}, TEXT.player()), h("th", { class: "num" }, TEXT.finalScore()), h("th", {}, TEXT.treasures())), ...rows),
+    h("div", { class: "row" }, h("a", { class: "btn primary", href: `/replay/${gameId}` }, TEXT.watchReplay()), h("a", { class: "btn", href: `/api/games/${gameId}/record`, download: `tikal-${gameId}.json` }, TEXT.download()), h("a", { class: "btn", href: "/" }, TEXT.newGame()), close)));
   const shut = () => { modal.remove(); if (opener && opener.focus) opener.focus(); };
   close.addEventListener("click", shut);
   modal.addEventListener("click", (e) => { if (e.target === modal) shut(); });
@@ -774,7 +790,7 @@ function renderBoard() {
   $("board").innerHTML = S.svg;
   const svg = $("board").querySelector("svg");
   svg.setAttribute("role", "group");
-  svg.setAttribute("aria-label", TEXT.boardName);
+  svg.setAttribute("aria-label", TEXT.boardName());
   svg.addEventListener("click", onBoardClick);
   svg.addEventListener("mouseover", onBoardHover);
   svg.addEventListener("mouseleave", () => { ui.hover = null; drawGhost(); });
@@ -869,13 +885,13 @@ function decorateBoard() {
   Object.values(sp).forEach((g) => g.classList.remove("target", "target-weak", "picked", "hint"));
   svg.querySelectorAll("g.fig").forEach((g) => g.classList.remove("mine", "selected", "movable"));
   svg.classList.toggle("interactive", !!mine());
-  if (ui.cell && sp[ui.cell]) { sp[ui.cell].classList.add("picked"); add(ui.cell, TEXT.selected); }
+  if (ui.cell && sp[ui.cell]) { sp[ui.cell].classList.add("picked"); add(ui.cell, TEXT.selected()); }
   if (mine() && S.phase === "tile") {
     for (const [cell, rots] of Object.entries(tileRotations())) {
       if (!sp[cell]) continue;
       const fits = rots.has(ui.rotation);
       sp[cell].classList.add(fits ? "target" : "target-weak");
-      add(cell, fits ? TEXT.fits : TEXT.fitsTurned);
+      add(cell, fits ? TEXT.fits() : TEXT.fitsTurned());
     }
   }
   if (apPhase()) {
@@ -886,19 +902,19 @@ function decorateBoard() {
       if (ui.fig && ui.fig.cell === g.dataset.cell && ui.fig.fig === g.dataset.fig) {
         g.classList.add("selected");
         ring(overlay, g);
-        add(g.dataset.cell, `${TEXT.selected}: ${(g.querySelector("title") || {}).textContent || ""}`);
+        add(g.dataset.cell, TEXT.selectedFigure((g.querySelector("title") || {}).textContent || ""));
       }
     });
     for (const [dst, e] of Object.entries(moveTargets())) {
       const g = sp[dst];
       if (!g) continue;
       g.classList.add("target");
-      badge(overlay, g, `${e.cost}`);
+      badge(overlay, g, TK.format(e.cost));
       add(dst, TEXT.target(e.cost));
     }
   }
   if (ui.hint && ui.hint.state === S.state) {
-    for (const c of ui.hint.cells || []) if (sp[c]) { sp[c].classList.add("hint"); add(c, TEXT.hinted); }
+    for (const c of ui.hint.cells || []) if (sp[c]) { sp[c].classList.add("hint"); add(c, TEXT.hinted()); }
   }
   for (const [cell, g] of Object.entries(sp)) g.setAttribute("aria-label", spaceName(g, extra[cell]));
   drawGhost();
@@ -912,10 +928,11 @@ function spaceName(g, extra) {
   g.querySelectorAll("g.fig").forEach((f) => {
     const who = S.seats[+f.dataset.seat];
     const title = f.querySelector("title");
-    words.push(`${who ? who.name + ", " : ""}${title ? title.textContent : ""}`);
+    const figure = title ? title.textContent : "";
+    words.push(who ? TEXT.figureOf(who.name, figure) : figure);
   });
   if (extra) words.push(...extra);
-  return words.join("; ");
+  return words.join(TEXT.separator());
 }
 
 // A strong mark around the selected figure: a thick ring, drawn over everything.
@@ -1087,7 +1104,7 @@ function applyZoom() {
   if (svg) svg.style.width = ui.zoom > 1 ? `${ui.zoom * 100}%` : "";
   const cue = $("pan-cue");
   cue.hidden = ui.zoom <= 1;
-  cue.textContent = ui.zoom > 1 ? TEXT.zoomed : "";
+  cue.textContent = ui.zoom > 1 ? TEXT.zoomed() : "";
   $("zoom-out").disabled = ui.zoom <= ZOOMS[0];
   $("zoom-in").disabled = ui.zoom >= ZOOMS[ZOOMS.length - 1];
   $("zoom-fit").disabled = ui.zoom === 1;
@@ -1123,8 +1140,8 @@ function setupPage() {
   $("zoom-in").addEventListener("click", () => zoom(1));
   $("zoom-out").addEventListener("click", () => zoom(-1));
   $("zoom-fit").addEventListener("click", () => zoom(0));
-  $("keys-cue").textContent = TEXT.keysCue;
-  $("keys").replaceChildren(...TEXT.keys.flatMap(([k, what]) => [h("dt", {}, h("kbd", {}, k)), h("dd", {}, what)]));
+  $("keys-cue").textContent = TEXT.keysCue();
+  $("keys").replaceChildren(...TEXT.keys().flatMap(([k, what]) => [h("dt", {}, h("kbd", {}, k)), h("dd", {}, what)]));
   applyZoom();
 }
 
