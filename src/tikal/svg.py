@@ -66,6 +66,7 @@ STYLE: Final = """
 .tk .empty .lbl{fill:#e9f0e4;opacity:.7}
 .tk .val{font-size:17px;font-weight:800;fill:#1d1c18}
 .tk .cnt{font-size:10px;font-weight:700}
+.tk .fc{text-anchor:middle;font-weight:700}
 .tk .hex{stroke:#3f3b30;stroke-width:1.2}
 .tk .empty .hex{stroke:#7f9a83;stroke-dasharray:4 3;fill:#3d5c44}
 .tk .frontier .hex{fill:#48684f;stroke:#9fb8a2}
@@ -233,9 +234,8 @@ def _mark(
     if count is not None:
         look = seat_look(seat)
         label = str(count)
-        _child(parent, "text", label, x=x, y=y + _label_offset(look.shape, r),
-               text_anchor="middle", font_size=r * (1.05 if len(label) < 2 else 0.85),
-               font_weight=700, fill=look.ink)
+        _child(parent, "text", label, class_="fc", x=x, y=y + _label_offset(look.shape, r),
+               font_size=r * (1.05 if len(label) < 2 else 0.85), fill=look.ink)
 
 
 def chip(seat: int, leader: bool = False, count: int | None = None, size: float = 22) -> str:
