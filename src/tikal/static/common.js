@@ -209,7 +209,9 @@ TK.copy = async function (text, btn) {
 };
 
 TK.api = async function (path, opts) {
-  const r = await fetch(path + (path.includes("?") ? "&" : "?") + "lang=" + encodeURIComponent(TK.lang), opts);
+  // the page's language, unless the path names one itself (the tutorial's own switch)
+  const named = /[?&]lang=/.test(path);
+  const r = await fetch(named ? path : path + (path.includes("?") ? "&" : "?") + "lang=" + encodeURIComponent(TK.lang), opts);
   let data = null;
   try { data = await r.json(); } catch (e) { data = { message: r.statusText }; }
   if (!r.ok) { const err = new Error(data.message || r.statusText); err.data = data; throw err; }
