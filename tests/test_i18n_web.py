@@ -4,6 +4,7 @@ catalog, with no English text left (browser tests: test_web_i18n.py)."""
 
 from __future__ import annotations
 
+import html
 import json
 import random
 import re
@@ -361,21 +362,58 @@ def test_api_errors_over_http_and_websocket_follow_the_language(client: TestClie
         assert ws.receive_json()["lang"] == "de"
 
 
-def test_languages_are_built_only_when_asked_and_share_the_board(client: TestClient) -> None:
-    game = client.post("/api/games", json={"rules": "demo", "seats": [
+def board_words(board: dict[str, Any]) -> list[str]:
+    """The words of board parts: titles, accessible names, treasure names, drawn texts."""
+    picture = board["root"] + "".join(board["defs"].values()) + "".join(board["spaces"].values())
+    return [html.unescape(m) for m in re.findall(
+        r'<title>([^<]*)</title>|aria-label="([^"]*)"|data-name="([^"]*)"|>([^<>]+)</text>',
+        picture) for m in m if m]
+
+
+def board_hooks(board: dict[str, Any]) -> dict[str, list[str]]:
+    """The parts of board spaces a page finds things by: their ids, classes and data-*."""
+    return {cell: re.findall(r'(?:data-[a-z]+|class|href)="[^"]*"', text)
+            for cell, text in board["spaces"].items()}
+
+
+def test_languages_are_built_only_when_asked_and_draw_the_board_in_theirs(
+    client: TestClient,
+) -> None:
+    game = client.post("/api/games", json={"rules": "standard", "seed": 3, "seats": [
         {"kind": "human"}, {"kind": "human"}]}).json()
+    token = {"X-Tikal-Token": game["seats"][0]["token"]}
     hub = client.app.state.hub  # type: ignore[attr-defined]
     client.get(f"/api/games/{game['id']}", params={"lang": "ja"})
     built = hub.publisher.languages(game["id"])
     assert built == {"ja"}
     client.get(f"/api/games/{game['id']}", params={"lang": "de"})
     session = client.app.state.manager.get(game["id"])  # type: ignore[attr-defined]
-    ja, de = (hub.publisher.snapshot(session, lang) for lang in ("ja", "de"))
-    board = ja.public["board"]
-    assert board["spaces"] is de.public["board"]["spaces"]  # drawn once for every language
-    assert text("web.board.base", "ja") in "".join(board["defs"].values())
-    assert "BASE<" not in "".join(board["defs"].values())
-    assert text("web.board.label", "ja", count=1) in board["root"]
+    rng = random.Random(3)
+    for _ in range(12):  # a tile or two, figures on the board
+        state = client.get(f"/api/games/{game['id']}", headers=token).json()
+        offers = [e["action"] for group in expand_legal(state.get("legal") or {}).values()
+                  for e in group if e["action"] != "end"]
+        if not offers or not state["your_turn"]:
+            break
+        client.post(f"/api/games/{game['id']}/actions", headers=token,
+                    json={"action": rng.choice(offers), "state": state["state"]})
+    en, ja, de = (hub.publisher.snapshot(session, lang) for lang in ("en", "ja", "de"))
+    boards = {lang: snap.public["board"] for lang, snap in (("en", en), ("ja", ja), ("de", de))}
+    for language in TRANSLATED:
+        board = boards[language]
+        # the same spaces, shapes and hooks as the English board; the words its own
+        assert board["order"] == boards["en"]["order"]
+        assert board["defs"].keys() == boards["en"]["defs"].keys()
+        assert board_hooks(board) == board_hooks(boards["en"])
+        assert board["spaces"] != boards["en"]["spaces"]
+        assert text("svg.base", language) in "".join(board["defs"].values())
+        assert ">BASE<" not in "".join(board["defs"].values())
+        assert text("svg.board", language, count=len(session.game.tiles)) in board["root"]
+        assert leftovers(board_words(board), language) == []
+        # a board is kept per game and language: asked again, nothing is drawn anew
+        assert hub.publisher.snapshot(session, language).public["board"] is board
+    assert 'class="fig"' in "".join(boards["en"]["spaces"].values())  # figures were named
+    assert "empty space" in " ".join(board_words(boards["en"]))
     assert ja.log != de.log
 
 

@@ -262,15 +262,17 @@ def test_deltas_after_moves_are_small_and_do_not_grow_with_the_game(
     assert late[25] < 4096 and late[25] < 2 * early[25]
 
 
-def test_a_board_patched_space_by_space_equals_one_drawn_afresh() -> None:
+@pytest.mark.parametrize("language", ["en", "ja"])
+def test_a_board_patched_space_by_space_equals_one_drawn_afresh(language: str) -> None:
     """The server re-draws only changed spaces and adds or drops <defs> shapes as they
-    come and go; after every move the pieces equal those of the whole board drawn anew."""
+    come and go; after every move the pieces equal those of the whole board drawn anew
+    (in the board's language)."""
     from tikal.game import Game
     from tikal.server.messages import BoardCache
 
     rng = random.Random(11)
     game = Game.new("standard", 2, seed=11)
-    patched = BoardCache()
+    patched = BoardCache(language)
     defs_changes = 0
     last_defs: Any = None
     for _ in range(120):
@@ -278,7 +280,7 @@ def test_a_board_patched_space_by_space_equals_one_drawn_afresh() -> None:
             break
         view = game.view(None)
         parts = patched.update(view)
-        assert parts == BoardCache().update(view)
+        assert parts == BoardCache(language).update(view)
         if last_defs is not None and parts["defs"] != last_defs:
             defs_changes += 1
         last_defs = parts["defs"]

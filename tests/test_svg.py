@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import doctest
 import random
+import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -12,6 +13,7 @@ import pytest
 
 import tikal.svg
 from tikal import Game, hexes, label
+from tikal.messages import LANGUAGES, catalog, text
 from tikal.seats import seat_look, seat_table
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -134,7 +136,8 @@ def test_treasure_tiles_show_counts_never_types() -> None:
     for cell, tokens in game.tokens.items():
         title = cells[label(cell)].find(f"{NS}title")
         assert title is not None and title.text is not None
-        assert f"{len(tokens)} treasure(s) left" in title.text
+        assert text("svg.treasures_left", count=len(tokens)) in title.text
+        assert f"{len(tokens)} treasure{'' if len(tokens) == 1 else 's'} left" in title.text
     # same picture whatever the hidden tokens are
     other = game.clone()
     hidden = [t for c in sorted(other.tokens) for t in other.tokens[c]]
@@ -290,7 +293,7 @@ def test_svg_imports_only_the_engine_core() -> None:
             assert node.level == 1 or not (node.module or "").startswith("tikal")
             if node.level == 1:
                 local |= {node.module} if node.module else {a.name for a in node.names}
-    assert local <= {"state", "view", "hexes", "components", "seats"}, local
+    assert local <= {"state", "view", "hexes", "components", "seats", "messages"}, local
 
 
 def test_temples_show_their_height_as_stacked_levels() -> None:
@@ -351,3 +354,90 @@ def test_figures_are_large_and_laid_out_by_how_many_share_a_space() -> None:
             assert mark.attrib["id"].endswith("-" + f"{radius:g}".replace(".", "_"))
         places = {(u.attrib.get("x"), u.attrib.get("y")) for f in figs for u in f.iter(f"{NS}use")}
         assert len(places) == len(figs)  # no two marks on top of each other
+
+
+# ---------------------------------------------------------------- words in other languages
+
+TRANSLATED = [language for language in LANGUAGES if language != "en"]
+#: Words the pictures may keep in every language: the game's name.
+NAMES = {"Tikal"}
+
+
+def english_words() -> set[str]:
+    """The English words a picture may draw (``svg.*``, tiles and colours), three letters
+    or more, as written (German shares some with another case: "Camp", "Vase")."""
+    words: set[str] = set()
+    for key, entry in catalog("en").items():
+        if key.startswith(("svg.", "tile.", "colour.")):
+            for form in entry if isinstance(entry, tuple) else (entry,):
+                words |= set(re.findall(r"[A-Za-z]{3,}", re.sub(r"\{[^}]*\}", " ", form)))
+    return words - NAMES
+
+
+def picture_words(picture: str) -> list[str]:
+    """What a picture says to people: titles, texts, accessible names, treasure names."""
+    found = []
+    for element in parse(picture).iter():
+        if element.tag in {f"{NS}title", f"{NS}text"} and element.text:
+            found.append(element.text)
+        found += [element.attrib[a] for a in ("aria-label", "data-name") if a in element.attrib]
+    return found
+
+
+def skeleton(picture: str) -> list[tuple[str, dict[str, str]]]:
+    """A picture without its words: every element with its attributes but its names."""
+    return [(e.tag, {k: v for k, v in e.attrib.items() if k not in {"aria-label", "data-name"}})
+            for e in parse(picture).iter() if e.tag not in {f"{NS}title"}]
+
+
+def worded_pictures(language: str) -> list[str]:
+    """Pictures with every kind of word: boards with figures, camps, guards, dug temples,
+    treasure tiles (some emptied), the demo plane, tiles, chips and treasure icons."""
+    games = [played("standard", 4, 500, seed=3), played("standard", 2, 200, seed=5),
+             played("demo", 2, 60, seed=2), Game.new("demo", 2, seed=1)]
+    pictures = [tikal.svg.board(game, language=language) for game in games]
+    rules = games[0].rules
+    pictures += [tikal.svg.tile(tile_id, 2, language=language) for tile_id in rules.tiles_by_id]
+    pictures += [tikal.svg.chip(p, leader, language=language) for p in range(4)
+                 for leader in (False, True)]
+    pictures += [tikal.svg.treasure_icon(letter, count=count, language=language)
+                 for letter in "abcdefgh" for count in (None, 3)]
+    emptied = next(spec for spec in rules.tiles_by_id.values() if spec.kind == "treasure")
+    pictures.append(tikal.svg.tile_group(emptied, 0, tokens=0, language=language))
+    return pictures
+
+
+def test_the_english_pictures_say_what_the_catalog_says() -> None:
+    words = " ".join(w for p in worded_pictures("en") for w in picture_words(p))
+    for phrase in ("empty space", "value", "treasures left", "workers: ", "leader", "camp",
+                   "guarded by", "Tikal board, ", "turned 2", "treasure A (sun)", ">BASE<"):
+        assert phrase.strip("<>") in words, phrase
+    assert words.count("treasure left") or words.count("treasures left")
+    assert tikal.svg.board_label(1) == "Tikal board, 1 tile"
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_pictures_in_other_languages_have_no_english_words(language: str) -> None:
+    english = english_words()
+    assert {"empty", "space", "treasures", "guarded", "workers", "leader", "turned", "BASE",
+            "sun", "Blue", "temple", "jungle"} <= english
+    left = {(word, said) for picture in worded_pictures(language)
+            for said in picture_words(picture)
+            for word in re.findall(r"[A-Za-z]{3,}", said) if word in english}
+    assert left == set()
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_a_picture_in_another_language_differs_only_in_its_words(language: str) -> None:
+    """The same shapes, ids and data-* hooks in every language (the web page finds spaces,
+    figures and treasure icons by them); only titles, names and labels change."""
+    game = played("standard", 4, 500, seed=3)
+    english, other = tikal.svg.board(game), tikal.svg.board(game, language=language)
+    assert english != other
+    mine, theirs = skeleton(english), skeleton(other)
+    assert [tag for tag, _ in mine] == [tag for tag, _ in theirs]
+    assert mine == theirs
+    assert tikal.svg.board(game) == game._repr_svg_()  # notebooks stay English
+    cells = game.view(None)
+    assert tikal.svg.board_spaces(cells, [hexes.parse_label("A4")], language=language)[0][
+        "A4"] in other

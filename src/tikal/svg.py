@@ -28,6 +28,12 @@ seat's worker, leader, camp and guard) is defined once under ``<defs>`` and
 drawn with ``<use href="#tk-...">``.  A definition's id names everything its
 content depends on (e.g. ``tk-hex-50`` for the outline of a tile of size 50),
 so several pictures inlined in one page may share ids without clashing.
+
+Every word drawn (titles, accessible names, the basecamp's label, treasure names) comes
+from the message catalogs (``svg.*`` keys, the engine's ``tile.*`` and ``colour.*``):
+each drawing function takes ``language`` (English by default).  Ids do not name the
+language, since a page shows its pictures in one language (and a page's script finds a
+treasure's icon by its id, ``tk-treasure-a``, in every language).
 """
 
 from __future__ import annotations
@@ -37,13 +43,14 @@ import math
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable, Mapping
-from functools import partial
+from functools import lru_cache, partial
 from typing import Final
 
 from . import hexes
 from .components import BASECAMP, JUNGLE, TEMPLE, TREASURE, VOLCANO, TileSpec, rule_set
+from .messages import DEFAULT_LANGUAGE, Message, catalog, render
 from .seats import seat_look
-from .state import GameState
+from .state import GameState, tile_message
 from .view import View
 
 SQRT3: Final = math.sqrt(3)
@@ -75,6 +82,37 @@ STYLE: Final = """
 .tk .halo{fill:none;stroke:none}
 .tk .fig.selected .halo{stroke:#ffe14d;stroke-width:4}
 """
+
+# ---------------------------------------------------------------- words
+
+
+def _say(key: str, language: str, /, **params: str | int) -> str:
+    """The catalog's text for ``key`` in ``language`` (the same few texts are drawn
+    again and again, on every space of every board: remembered)."""
+    return _said(key, language, tuple(params.items()))
+
+
+@lru_cache(maxsize=4096)
+def _said(key: str, language: str, params: tuple[tuple[str, str | int], ...]) -> str:
+    return render(Message(key, dict(params)), language=language)
+
+
+def _colour(seat: int, language: str) -> str:
+    """A seat's colour name in ``language`` (the catalog's ``colour.*``)."""
+    name = seat_look(seat).name
+    key = f"colour.{name.lower()}"
+    return _say(key, language) if key in catalog() else name
+
+
+def _tile_name(spec: TileSpec, language: str) -> str:
+    """How a tile reads ("temple 5"): the engine's own tile message."""
+    message = tile_message(spec)
+    return _said(message.key, language, tuple(message.params.items()))
+
+
+def _list(parts: Iterable[str], language: str) -> str:
+    return _say("svg.separator", language).join(parts)
+
 
 # ---------------------------------------------------------------- building blocks
 
@@ -238,12 +276,16 @@ def _mark(
                font_size=r * (1.05 if len(label) < 2 else 0.85), fill=look.ink)
 
 
-def chip(seat: int, leader: bool = False, count: int | None = None, size: float = 22) -> str:
+def chip(
+    seat: int, leader: bool = False, count: int | None = None, size: float = 22, *,
+    language: str = DEFAULT_LANGUAGE,
+) -> str:
     """A small standalone SVG of one player's mark (for score boards and legends)."""
     defs = _Defs()
+    name = _say("svg.leader" if leader else "svg.worker", language,
+                colour=_colour(seat, language))
     root = _svg(class_="chip", width=float(size), height=float(size),
-                viewBox=f"0 0 {_num(size)} {_num(size)}", role="img",
-                aria_label=f"{seat_look(seat).name} {'leader' if leader else 'worker'}")
+                viewBox=f"0 0 {_num(size)} {_num(size)}", role="img", aria_label=name)
     root.append(defs_element := ET.Element("defs"))
     half = size / 2
     _mark(defs, root, seat, leader, count, half, half, size / 2.6)
@@ -313,38 +355,45 @@ def _glyph(kind: str, colour: str) -> list[ET.Element]:
                   stroke=white, stroke_width=1.8, fill="none", stroke_linecap="round")]
 
 
-def _treasure_shape(letter: str) -> ET.Element:
+def _treasure_shape(letter: str, language: str) -> ET.Element:
     colour, kind = TREASURE_LOOKS[letter]
     group = _group(
         _node("rect", x=-11, y=-11, width=22, height=22, rx=6, fill=colour, stroke="#1b1b1b",
               stroke_width=1.2),
         *_glyph(kind, colour),
     )
-    group.set("data-name", treasure_name(letter))
+    group.set("data-name", treasure_name(letter, language))
     return group
 
 
-def treasure_name(letter: str) -> str:
+def treasure_name(letter: str, language: str = DEFAULT_LANGUAGE) -> str:
     """A treasure type's name for screen readers and tooltips: ``"A (sun)"``."""
-    return f"{letter.upper()} ({TREASURE_LOOKS[letter.lower()][1]})"
+    glyph = TREASURE_LOOKS[letter.lower()][1]
+    return _say("svg.treasure.name", language, letter=letter.upper(),
+                glyph=_say(f"svg.glyph.{glyph}", language))
 
 
-def _treasure_kit(defs: _Defs, types: int) -> None:
+def _treasure_kit(defs: _Defs, types: int, language: str) -> None:
     for letter in list(TREASURE_LOOKS)[:types]:
-        defs.define(_id("treasure", letter), partial(_treasure_shape, letter))
+        defs.define(_id("treasure", letter), partial(_treasure_shape, letter, language))
 
 
-def treasure_icon(letter: str, size: float = 24, count: int | None = None) -> str:
+def treasure_icon(
+    letter: str, size: float = 24, count: int | None = None, *,
+    language: str = DEFAULT_LANGUAGE,
+) -> str:
     """A standalone SVG of one treasure type (``"a"`` ... ``"h"``), with ``count`` beside
     it when given: each type has its own colour and glyph."""
     letter = letter.lower()
     defs = _Defs()
-    name = treasure_name(letter) + (f" \u00d7{count}" if count is not None else "")
+    name = treasure_name(letter, language)
+    label = (_say("svg.treasure.icon", language, name=name) if count is None
+             else _say("svg.treasure.icon_count", language, name=name, count=count))
     width = 24 + (16 if count is not None else 0)
     root = _svg(class_="treasure-icon", width=float(size * width / 24), height=float(size),
-                viewBox=f"-12 -12 {width} 24", role="img", aria_label=f"treasure {name}")
+                viewBox=f"-12 -12 {width} 24", role="img", aria_label=label)
     root.append(defs_element := ET.Element("defs"))
-    defs.use(root, _id("treasure", letter), partial(_treasure_shape, letter))
+    defs.use(root, _id("treasure", letter), partial(_treasure_shape, letter, language))
     if count is not None:
         _child(root, "text", f"\u00d7{count}", x=20, y=5, text_anchor="middle", font_size=13,
                font_weight=700, fill="#1b1b1b")
@@ -454,7 +503,7 @@ def _volcano_shape(size: float) -> ET.Element:
     )
 
 
-def _basecamp_shape(size: float) -> ET.Element:
+def _basecamp_shape(size: float, language: str) -> ET.Element:
     s = size / 50
     y = -16 * s
     flag = [(-6 * s, y - 14 * s), (8 * s, y - 9 * s), (-6 * s, y - 4 * s)]
@@ -462,14 +511,14 @@ def _basecamp_shape(size: float) -> ET.Element:
         _node("line", x1=-6 * s, y1=y + 8 * s, x2=-6 * s, y2=y - 14 * s, stroke="#3f3b30",
               stroke_width=1.6 * s),
         _node("polygon", points=_points(flag), fill="#b3261e"),
-        _node("text", "BASE", x=4 * s, y=y + 8 * s, font_size=8 * s, font_weight=700,
-              fill="#1d1c18"),
+        _node("text", _say("svg.base", language), x=4 * s, y=y + 8 * s, font_size=8 * s,
+              font_weight=700, fill="#1d1c18"),
     )
 
 
 def _icon(
     defs: _Defs, parent: ET.Element, spec: TileSpec, size: float, level: int | None,
-    tokens: int | None,
+    tokens: int | None, language: str,
 ) -> None:
     s = size / 50
     y = -16 * s
@@ -482,15 +531,16 @@ def _icon(
         for i in range(min(n, 4)):
             defs.use(parent, _id("mask", size), partial(_mask_shape, size), (-12 + 11 * i) * s,
                      y - 6 * s)
-        _child(parent, "text", f"\u00d7{n}" if n else "empty", class_="cnt", x=4 * s,
+        _child(parent, "text", f"\u00d7{n}" if n else _say("svg.no_treasures", language),
+               class_="cnt", x=4 * s,
                y=y + 11 * s, text_anchor="middle", font_size=12 * s, fill="#1d1c18")
     elif spec.kind == VOLCANO:
         defs.use(parent, _id("volcano", size), partial(_volcano_shape, size))
     elif spec.kind == BASECAMP:
-        defs.use(parent, _id("basecamp", size), partial(_basecamp_shape, size))
+        defs.use(parent, _id("basecamp", size), partial(_basecamp_shape, size, language))
 
 
-def _tile_kit(defs: _Defs, size: float) -> None:
+def _tile_kit(defs: _Defs, size: float, language: str) -> None:
     """Define every shape a fresh tile of ``size`` may use, so that :func:`tile_group`
     fragments can be laid over a board of that size (the web app's ghost tile)."""
     defs.define(_id("hex", size), partial(_hex_shape, size))
@@ -502,12 +552,12 @@ def _tile_kit(defs: _Defs, size: float) -> None:
     defs.define(_id("jungle", size), partial(_jungle_shape, size))
     defs.define(_id("mask", size), partial(_mask_shape, size))
     defs.define(_id("volcano", size), partial(_volcano_shape, size))
-    defs.define(_id("basecamp", size), partial(_basecamp_shape, size))
+    defs.define(_id("basecamp", size), partial(_basecamp_shape, size, language))
 
 
 def _tile(
     defs: _Defs, spec: TileSpec, rotation: int, size: float, level: int | None,
-    tokens: int | None,
+    tokens: int | None, language: str,
 ) -> ET.Element:
     group = _node("g", class_=f"tile {spec.kind}")
     defs.use(group, _id("hex", size), partial(_hex_shape, size), class_="hex",
@@ -517,23 +567,26 @@ def _tile(
             n = min(count, 3)
             defs.use(group, _id("stones", n, size), partial(_stone_row, n, size),
                      transform=f"rotate({60 * direction})" if direction else None)
-    _icon(defs, group, spec, size, level, tokens)
+    _icon(defs, group, spec, size, level, tokens, language)
     return group
 
 
 def tile_group(
     spec: TileSpec, rotation: int, size: float = 50, *, level: int | None = None,
-    tokens: int | None = None,
+    tokens: int | None = None, language: str = DEFAULT_LANGUAGE,
 ) -> str:
     """The picture of one tile centred on (0, 0), as an SVG ``<g>`` fragment.
 
     Its ``<use>`` elements point at the ``<defs>`` of a :func:`board` drawn at the same
     ``size``, which defines every shape a fresh tile needs: lay the fragment over the board.
     """
-    return _text(_tile(_Defs(), spec, rotation, size, level, tokens))
+    return _text(_tile(_Defs(), spec, rotation, size, level, tokens, language))
 
 
-def tile(spec: TileSpec | str, rotation: int = 0, size: float = 50, rules: str = "standard") -> str:
+def tile(
+    spec: TileSpec | str, rotation: int = 0, size: float = 50, rules: str = "standard", *,
+    language: str = DEFAULT_LANGUAGE,
+) -> str:
     """A standalone SVG of one terrain tile turned ``rotation`` sixth-turns clockwise."""
     if isinstance(spec, str):
         spec = rule_set(rules).tile(spec)
@@ -541,10 +594,11 @@ def tile(spec: TileSpec | str, rotation: int = 0, size: float = 50, rules: str =
     defs = _Defs()
     root = _svg(class_="tk tile-svg", viewBox=" ".join(_num(v) for v in (-w / 2, -h / 2, w, h)),
                 width=float(w), height=float(h), role="img",
-                aria_label=f"{spec.describe()}, turned {rotation}")
+                aria_label=_say("svg.tile.label", language, tile=_tile_name(spec, language),
+                                rotation=rotation))
     _child(root, "style", STYLE)
     root.append(defs_element := ET.Element("defs"))
-    root.append(_tile(defs, spec, rotation, size, None, None))
+    root.append(_tile(defs, spec, rotation, size, None, None, language))
     defs_element.extend(defs.element())
     return _text(root)
 
@@ -593,7 +647,9 @@ def _figure_slots(n: int) -> tuple[float, list[tuple[float, float]]]:
     return 8.0, slots
 
 
-def _figure_layer(defs: _Defs, parent: ET.Element, game: GameState, cell: int, size: float) -> None:
+def _figure_layer(
+    defs: _Defs, parent: ET.Element, game: GameState, cell: int, size: float, language: str,
+) -> None:
     figures = _figures(game, cell)
     if not figures:
         return
@@ -602,8 +658,10 @@ def _figure_layer(defs: _Defs, parent: ET.Element, game: GameState, cell: int, s
     for (p, leader, n), (x, y) in zip(figures, slots, strict=False):
         group = _child(parent, "g", class_="fig", data_seat=p, data_fig="L" if leader else "W",
                        data_cell=hexes.label(cell), data_count=n)
-        who = "leader" if leader else f"workers: {n}"
-        _child(group, "title", f"{seat_look(p).name} {who}")
+        colour = _colour(p, language)
+        who = (_say("svg.leader", language, colour=colour) if leader
+               else _say("svg.workers", language, colour=colour, count=n))
+        _child(group, "title", who)
         _mark(defs, group, p, leader, n, x * s, y * s, r * s)
 
 
@@ -619,10 +677,10 @@ def _camp_shape(owner: int, size: float) -> ET.Element:
     )
 
 
-def _camp(defs: _Defs, parent: ET.Element, owner: int, size: float) -> None:
+def _camp(defs: _Defs, parent: ET.Element, owner: int, size: float, language: str) -> None:
     s = size / 50
     group = _child(parent, "g", class_="camp", data_seat=owner)
-    _child(group, "title", f"{seat_look(owner).name} camp")
+    _child(group, "title", _say("svg.camp", language, colour=_colour(owner, language)))
     defs.use(group, _id("camp", owner, size), partial(_camp_shape, owner, size), -29 * s, -10 * s)
 
 
@@ -643,28 +701,34 @@ def _guard_shape(owner: int, leader: bool, size: float) -> ET.Element:
     )
 
 
-def _guard(defs: _Defs, parent: ET.Element, owner: int, leader: bool, size: float) -> None:
+def _guard(
+    defs: _Defs, parent: ET.Element, owner: int, leader: bool, size: float, language: str,
+) -> None:
     s = size / 50
     group = _child(parent, "g", class_="guard", data_seat=owner)
-    _child(group, "title", f"guarded by {seat_look(owner).name} {'leader' if leader else 'worker'}")
+    _child(group, "title", _say("svg.guard.leader" if leader else "svg.guard.worker", language,
+                                colour=_colour(owner, language)))
     defs.use(group, _id("guard", owner, "L" if leader else "W", size),
              partial(_guard_shape, owner, leader, size), 28 * s, -14 * s)
 
 
-def _tile_title(game: GameState, cell: int) -> str:
-    t = game.tiles[cell]
-    spec = t.spec
-    words = [hexes.label(cell), spec.describe()]
+def _tile_title(game: GameState, cell: int, language: str) -> str:
+    """A placed tile's space for screen readers: "A4, temple 1, value 3 (printed 1)"."""
+    spec = game.tiles[cell].spec
+    words = [hexes.label(cell), _tile_name(spec, language)]
     if spec.kind == TEMPLE:
         value = game.levels[cell]
-        words.append(f"value {value}" + (f" (printed {spec.value})" if value != spec.value else ""))
+        words.append(_say("svg.value", language, value=value) if value == spec.value
+                     else _say("svg.value_printed", language, value=value, printed=spec.value))
     if spec.kind == TREASURE:
-        words.append(f"{len(game.tokens.get(cell, ()))} treasure(s) left")
+        words.append(_say("svg.treasures_left", language,
+                          count=len(game.tokens.get(cell, ()))))
     if cell in game.camps:
-        words.append(f"{seat_look(game.camps[cell]).name} camp")
+        words.append(_say("svg.camp", language, colour=_colour(game.camps[cell], language)))
     if cell in game.guards:
-        words.append(f"guarded by {seat_look(game.guards[cell][0]).name}")
-    return ", ".join(words)
+        words.append(_say("svg.guarded", language,
+                          colour=_colour(game.guards[cell][0], language)))
+    return _list(words, language)
 
 
 def _cells_to_draw(game: GameState) -> list[int]:
@@ -675,7 +739,7 @@ def _cells_to_draw(game: GameState) -> list[int]:
 
 def _space(
     defs: _Defs, game: GameState, cell: int, x: float, y: float, size: float,
-    marks: Mapping[int, str | None], chosen: int | None, coordinates: bool,
+    marks: Mapping[int, str | None], chosen: int | None, coordinates: bool, language: str,
 ) -> ET.Element:
     """One space's ``<g>``: its tile (or empty hex), camp, guard, figures and label."""
     name = hexes.label(cell)
@@ -694,18 +758,18 @@ def _space(
     space = _node("g", class_=" ".join(classes), data_cell=name, data_x=x, data_y=y,
                   transform=f"translate({_num(x)},{_num(y)})")
     if placed is None:
-        _child(space, "title", f"{name}: empty space")
+        _child(space, "title", _say("svg.empty", language, cell=name))
         defs.use(space, _id("hex", size * 0.96), partial(_hex_shape, size * 0.96), class_="hex")
     else:
-        _child(space, "title", _tile_title(game, cell))
+        _child(space, "title", _tile_title(game, cell, language))
         space.append(_tile(defs, placed.spec, placed.rotation, size,
-                           game.levels.get(cell), len(game.tokens.get(cell, ()))))
+                           game.levels.get(cell), len(game.tokens.get(cell, ())), language))
         if cell in game.camps:
-            _camp(defs, space, game.camps[cell], size)
+            _camp(defs, space, game.camps[cell], size, language)
         if cell in game.guards:
             owner, leader = game.guards[cell]
-            _guard(defs, space, owner, leader, size)
-        _figure_layer(defs, space, game, cell, size)
+            _guard(defs, space, owner, leader, size, language)
+        _figure_layer(defs, space, game, cell, size, language)
     if coordinates:
         _child(space, "text", name, class_="lbl", x=-size * 0.9, y=size * 0.06)
     text = marks.get(cell)
@@ -717,7 +781,8 @@ def _space(
 
 
 def board_spaces(
-    position: GameState | View, cells: Iterable[int], *, size: float = 50
+    position: GameState | View, cells: Iterable[int], *, size: float = 50,
+    language: str = DEFAULT_LANGUAGE,
 ) -> tuple[dict[str, str], dict[str, str]]:
     """Some spaces of :func:`board` (with coordinates, no highlight): each space's
     ``<g>`` by label, exactly as the whole board draws it, and the ``<defs>`` shapes they
@@ -728,8 +793,14 @@ def board_spaces(
     spaces = {}
     for cell in cells:
         x, y = hexes.pixel(cell, size)
-        spaces[hexes.label(cell)] = _text(_space(defs, game, cell, x, y, size, {}, None, True))
+        spaces[hexes.label(cell)] = _text(
+            _space(defs, game, cell, x, y, size, {}, None, True, language))
     return spaces, {key: _text(shape) for key, shape in defs.shapes.items()}
+
+
+def board_label(tiles: int, language: str = DEFAULT_LANGUAGE) -> str:
+    """The board's accessible name: "Tikal board, 12 tiles"."""
+    return _say("svg.board", language, count=tiles)
 
 
 def board(
@@ -740,11 +811,13 @@ def board(
     selected: int | str | None = None,
     coordinates: bool = True,
     width: int | None = None,
+    language: str = DEFAULT_LANGUAGE,
 ) -> str:
     """The board (or the demo's growing plane) as an SVG string.
 
     ``highlight`` marks spaces (cells or labels such as ``"F3"``), optionally with
-    a short text each (e.g. an AP cost); ``selected`` outlines one space.
+    a short text each (e.g. an AP cost); ``selected`` outlines one space; ``language``
+    is the catalog language of its words (titles, accessible names, labels).
     """
     game = _state(position)
     marks: dict[int, str | None] = {}
@@ -767,20 +840,20 @@ def board(
     vw, vh = max_x - min_x, max_y - min_y
 
     defs = _Defs()
-    _tile_kit(defs, size)
-    _treasure_kit(defs, game.rules.token_types)
+    _tile_kit(defs, size, language)
+    _treasure_kit(defs, game.rules.token_types, language)
     root = _svg(
         class_="tk board", data_rules=game.rules.name,
         viewBox=" ".join(_num(v) for v in (min_x, min_y, vw, vh)),
         width=width, height=width * vh / vw if width else None,
-        role="img", aria_label=f"Tikal board, {len(game.tiles)} tiles",
+        role="img", aria_label=board_label(len(game.tiles), language),
     )
     _child(root, "style", STYLE)
     root.append(defs_element := ET.Element("defs"))
     _child(root, "rect", x=min_x, y=min_y, width=vw, height=vh, rx=size * 0.3, fill="#33503a")
     for cell in cells:
         x, y = centres[cell]
-        root.append(_space(defs, game, cell, x, y, size, marks, chosen, coordinates))
+        root.append(_space(defs, game, cell, x, y, size, marks, chosen, coordinates, language))
     _child(root, "g", class_="overlay")
     defs_element.extend(defs.element())
     return _text(root)

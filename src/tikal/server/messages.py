@@ -17,7 +17,6 @@ message costs the same early and late in a game.
 from __future__ import annotations
 
 import functools
-import html
 import itertools
 import re
 import xml.etree.ElementTree as ET
@@ -249,38 +248,16 @@ def board_svg(parts: dict[str, Any]) -> str:
 
 
 HREF = re.compile(r'href="#([^"]+)"')
-ROOT_LABEL = re.compile(r'aria-label="Tikal board, \d+ tiles"')
-BOARD_LABEL = re.compile(r'aria-label="Tikal board, (\d+) tiles"')
-BASE_LABEL = ">BASE</text>"
+ROOT_LABEL = re.compile(r'aria-label="[^"]*"')
 
 
-def localize_svg(picture: str, language: str = DEFAULT_LANGUAGE) -> str:
-    """The words drawn by :mod:`tikal.svg` (the basecamp's label, the board's accessible
-    name) in ``language``; the picture is unchanged for English."""
-    if language == DEFAULT_LANGUAGE:
-        return picture
-    if BASE_LABEL in picture:
-        base = html.escape(render(Message("web.board.base"), language=language))
-        picture = picture.replace(BASE_LABEL, f">{base}</text>")
-
-    def label(match: re.Match[str]) -> str:
-        words = render(Message("web.board.label", {"count": int(match.group(1))}),
-                       language=language)
-        return f'aria-label="{html.escape(words)}"'
-
-    return BOARD_LABEL.sub(label, picture)
-
-
-def localize_parts(parts: dict[str, Any], language: str) -> dict[str, Any]:
-    """Board parts (:func:`board_parts`) with their words in ``language``: only the root
-    and the shapes that hold words are copied, the spaces are shared."""
-    if language == DEFAULT_LANGUAGE or not parts.get("defs"):
-        return parts
-    defs = parts["defs"]
-    worded = {key: localize_svg(text, language) for key, text in defs.items()
-              if BASE_LABEL in text}
-    return {**parts, "root": localize_svg(parts["root"], language),
-            "defs": {**defs, **worded} if worded else defs}
+@functools.lru_cache(maxsize=1024)
+def root_label(tiles: int, language: str = DEFAULT_LANGUAGE) -> str:
+    """The board's ``aria-label`` attribute (:func:`tikal.svg.board_label`), escaped as
+    the drawing escapes it."""
+    tag = ET.tostring(ET.Element("g", {"aria-label": svg.board_label(tiles, language)}),
+                      encoding="unicode")
+    return tag[tag.index("aria-label="):tag.rindex('"') + 1]
 
 
 def drawn_cells(g: GameState) -> list[int]:
@@ -313,35 +290,38 @@ def shape_closure(ids: set[str], shapes: dict[str, str]) -> frozenset[str]:
     return frozenset(seen)
 
 
-#: Space fragments by (rule set, players, cell, signature): the same space looks the same
-#: in every game, and most changed spaces (a figure leaving, a tile drawn again) were
-#: drawn before somewhere, so a move seldom needs ElementTree at all (drawing and
-#: serializing a space was about a third of the server's CPU per move).
+#: Space fragments by (rule set, players, cell, signature, language): the same space looks
+#: the same in every game of a language, and most changed spaces (a figure leaving, a tile
+#: drawn again) were drawn before somewhere, so a move seldom needs ElementTree at all
+#: (drawing and serializing a space was about a third of the server's CPU per move).
 _fragments: dict[tuple[Any, ...], tuple[dict[str, str], dict[str, str]]] = {}
 FRAGMENT_CACHE_SIZE = 50_000
 
 
 def drawn_spaces(
     view: View, cells: list[int], signatures: dict[int, tuple[Any, ...]],
+    language: str = DEFAULT_LANGUAGE,
 ) -> tuple[dict[str, str], dict[str, str]]:
-    """:func:`tikal.svg.board_spaces` of ``cells``, each space drawn once per signature."""
+    """:func:`tikal.svg.board_spaces` of ``cells`` in ``language``, each space drawn once
+    per signature and language."""
     g = view.state
     spaces: dict[str, str] = {}
     shapes: dict[str, str] = {}
     for cell in cells:
-        key = (g.rules.name, g.players, cell, signatures[cell])
+        key = (g.rules.name, g.players, cell, signatures[cell], language)
         found = _fragments.get(key)
         if found is None:
             if len(_fragments) >= FRAGMENT_CACHE_SIZE:
                 _fragments.clear()
-            found = _fragments[key] = svg.board_spaces(view, [cell])
+            found = _fragments[key] = svg.board_spaces(view, [cell], language=language)
         spaces.update(found[0])
         shapes.update(found[1])
     return spaces, shapes
 
 
 class BoardCache:
-    """A game's board in pieces (:func:`board_parts`), re-drawn space by space.
+    """A game's board in pieces (:func:`board_parts`) in one language, re-drawn space by
+    space.
 
     Each update compares every space's :func:`space_signature` with the last one and
     draws only the spaces that changed (:func:`tikal.svg.board_spaces`).  The whole
@@ -349,25 +329,20 @@ class BoardCache:
     shape drawn for the first or the last time only enters or leaves ``<defs>`` (kept
     sorted by id), so the pieces always equal those of a whole board drawn afresh.
     Before, a new shape redrew and re-sent the whole board: 18% of moves.
+
+    The words drawn (the spaces' and figures' titles, the board's name, the basecamp's
+    label) are ``language``'s, so each language of a game has its own cache; a space is
+    still drawn once per signature and language (:func:`drawn_spaces`).
     """
 
-    def __init__(self) -> None:
+    def __init__(self, language: str = DEFAULT_LANGUAGE) -> None:
+        self.language = language
         self.parts: dict[str, Any] = {}
         self.cells: list[int] = []
         self.signatures: dict[int, tuple[Any, ...]] = {}
         self.refs: dict[str, frozenset[str]] = {}
         self.shapes: dict[str, str] = {}
         self.in_use: frozenset[str] = frozenset()
-        self.localized: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {}
-
-    def in_language(self, view: View, language: str) -> dict[str, Any]:
-        """:meth:`update`, with the board's few words in ``language`` (kept per language
-        until the parts change)."""
-        parts = self.update(view)
-        found = self.localized.get(language)
-        if found is None or found[0] is not parts:
-            found = self.localized[language] = (parts, localize_parts(parts, language))
-        return found[1]
 
     def update(self, view: View) -> dict[str, Any]:
         g = view.state
@@ -378,14 +353,14 @@ class BoardCache:
         changed = [cell for cell in cells if signatures[cell] != self.signatures[cell]]
         if not changed:
             return self.parts
-        spaces, shapes = drawn_spaces(view, changed, signatures)
+        spaces, shapes = drawn_spaces(view, changed, signatures, self.language)
         self.shapes.update(shapes)
         refs = dict(self.refs)
         refs.update({name: frozenset(HREF.findall(text)) for name, text in spaces.items()})
         in_use = shape_closure(set().union(*refs.values()), self.shapes)
         self.signatures, self.refs = signatures, refs
-        label = f'aria-label="Tikal board, {len(g.tiles)} tiles"'
-        self.parts = {**self.parts, "root": ROOT_LABEL.sub(label, self.parts["root"]),
+        label = root_label(len(g.tiles), self.language)
+        self.parts = {**self.parts, "root": ROOT_LABEL.sub(label, self.parts["root"], count=1),
                       "spaces": {**self.parts["spaces"], **spaces}}
         if in_use != self.in_use:  # a shape drawn first or last: <defs> gains or loses it
             self.in_use = in_use
@@ -394,7 +369,7 @@ class BoardCache:
 
     def _whole(self, view: View, cells: list[int]) -> dict[str, Any]:
         g = view.state
-        self.parts = board_parts(svg.board(view))
+        self.parts = board_parts(svg.board(view, language=self.language))
         self.cells = cells
         self.signatures = {cell: space_signature(g, cell) for cell in cells}
         self.refs = {name: frozenset(HREF.findall(text))
@@ -633,9 +608,10 @@ POSITION_SHOWN_ELSEWHERE = (
 
 
 @functools.lru_cache(maxsize=512)
-def tile_picture(rules: str, tile_id: str) -> str:
-    """A tile on offer in the auction, drawn once per rule set and tile."""
-    return svg.tile(tile_id, 0, 34, rules)
+def tile_picture(rules: str, tile_id: str, language: str = DEFAULT_LANGUAGE) -> str:
+    """A tile on offer in the auction, drawn once per rule set, tile and language (its
+    accessible name is in ``language``)."""
+    return svg.tile(tile_id, 0, 34, rules, language=language)
 
 
 def common_start(texts: list[str]) -> str:
@@ -692,7 +668,8 @@ def public_part(
         "score_events": [score_json(e) for e in g.score_events],
         "stack_left": len(g.stack),
         "display": [
-            {"tile": t, "describe": tile_text(g, t, language), "svg": tile_picture(rs.name, t)}
+            {"tile": t, "describe": tile_text(g, t, language),
+             "svg": tile_picture(rs.name, t, language)}
             for t in g.display
         ],
         "auction": {
@@ -705,7 +682,7 @@ def public_part(
         "bot_thinking": session.bot_busy,
         "seeded": session.record.seeded,
         "drawn": None,
-        "board": board.in_language(view, language),
+        "board": board.update(view),
     }
     if g.drawn is not None:
         spec = rs.tile(g.drawn)
@@ -828,7 +805,7 @@ def build_message(
 ) -> dict[str, Any]:
     """The whole state message for ``seats`` (None or () for a spectator), built afresh
     from the session's views [HIDDEN-1]."""
-    snap = Snapshot(session, LogLines(language), BoardCache(), None, language)
+    snap = Snapshot(session, LogLines(language), BoardCache(language), None, language)
     return snap.full(tuple(seats or ()))
 
 
@@ -836,13 +813,14 @@ class Publisher:
     """The latest snapshot of every game in memory, per language (built under the
     session's lock).
 
-    A language has its own public part and log (texts) and is built only while somebody
-    asks for it; the board (no words) is shared by the languages of a game.
+    A language has its own public part, log and board (the board's titles and names are
+    words too) and is built only while somebody asks for it; the board's spaces are
+    drawn once per look and language for every game (:func:`drawn_spaces`).
     """
 
     def __init__(self) -> None:
         self._latest: dict[tuple[str, str], tuple[Session, LogLines, Snapshot]] = {}
-        self._boards: dict[str, tuple[Session, BoardCache]] = {}
+        self._boards: dict[tuple[str, str], tuple[Session, BoardCache]] = {}
 
     def snapshot(self, session: Session, language: str = DEFAULT_LANGUAGE) -> Snapshot:
         with session.lock:
@@ -854,10 +832,11 @@ class Publisher:
                     return latest
             else:
                 log = LogLines(language)
-            shared = self._boards.get(session.game_id)
-            if shared is None or shared[0] is not session:
-                shared = self._boards[session.game_id] = (session, BoardCache())
-            snap = Snapshot(session, log, shared[1], latest, language)
+            key = (session.game_id, language)
+            board = self._boards.get(key)
+            if board is None or board[0] is not session:
+                board = self._boards[key] = (session, BoardCache(language))
+            snap = Snapshot(session, log, board[1], latest, language)
             self._latest[(session.game_id, language)] = (session, log, snap)
             return snap
 
@@ -868,4 +847,5 @@ class Publisher:
     def forget(self, game_id: str) -> None:
         for key in [k for k in self._latest if k[0] == game_id]:
             self._latest.pop(key, None)
-        self._boards.pop(game_id, None)
+        for board in [k for k in self._boards if k[0] == game_id]:
+            self._boards.pop(board, None)

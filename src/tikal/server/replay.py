@@ -18,7 +18,7 @@ from ..state import ScoreEvent
 from .errors import ServerError
 from .limits import MAX_NAME
 from .manager import Manager, plausible_id
-from .messages import localize_svg, score_json, score_line, seat_json
+from .messages import score_json, score_line, seat_json
 from .storage import GameRecord, SeatRecord
 
 CHECKPOINT = 16
@@ -201,7 +201,7 @@ class Replay:
         return {
             "step": step,
             "total": self.total,
-            "svg": localize_svg(svg.board(view), language),
+            "svg": svg.board(view, language=language),
             "phase": g.phase.value,
             "current": g.current,
             "ap": g.ap,
