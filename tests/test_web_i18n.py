@@ -9,6 +9,7 @@ Playwright drives Debian's Chromium; screenshots go to ``artifacts/web-i18n/``.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -300,6 +301,26 @@ def test_the_game_page_controls_read_in_japanese(server: ServerProcess, browser:
     assert page.get_attribute("#rot-left", "aria-label") == t("tile.left", lang)
     target = page.get_attribute("svg.board g.space.target", "aria-label") or ""
     assert t("board.fits", lang) in target
+    # the board's spaces are named in Japanese too: the focused one, the basecamp, all
+    page.focus('svg.board g.space[tabindex="0"]')
+    page.keyboard.press("ArrowRight")
+    focused = page.evaluate("""() => {
+        const g = document.activeElement.closest('g.space');
+        return g && [g.dataset.cell, g.getAttribute('aria-label'),
+                     g.querySelector(':scope > title').textContent];
+    }""")
+    assert focused, "a board space has the focus"
+    cell, name, title = focused
+    assert name.startswith(title) and title.startswith(cell), focused
+    assert title != cell and re.search(r"[\u3040-\u30ff\u4e00-\u9fff]", title), focused
+    assert leftovers([name], lang) == []
+    base = page.get_attribute('svg.board g.space[data-cell="A5"]', "aria-label") or ""
+    assert text("tile.basecamp", lang) in base, base
+    assert text("svg.base", lang) in page.inner_html("svg.board defs")
+    names = page.evaluate(
+        "() => [...document.querySelectorAll('svg.board g.space')].map((g) => "
+        "g.getAttribute('aria-label'))")
+    assert len(names) == 40 and leftovers(names, lang) == []
     assert t("status.phase.tile", lang) in page.inner_text("#status")
     assert t("help.tile_mine", lang) in page.inner_text("#turn-card")
     page.click("#zoom-in")
