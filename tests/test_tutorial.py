@@ -255,3 +255,17 @@ def test_learn_page_picks_the_language(client: TestClient) -> None:
 def test_start_page_and_rules_page_link_to_the_tutorial(client: TestClient) -> None:
     assert 'href="/learn"' in client.get("/").text
     assert 'href="/learn"' in client.get("/rules").text
+
+
+@pytest.mark.parametrize("language", ["de", "ja"])
+def test_the_steps_board_and_tiles_speak_the_pages_language(
+    client: TestClient, language: str
+) -> None:
+    from tikal import svg
+
+    step = client.get(f"/api/tutorial/demo/tile?lang={language}").json()
+    english = client.get("/api/tutorial/demo/tile?lang=en").json()
+    tiles = step["board"].count('class="tile ')
+    assert svg.board_label(tiles, language) in step["board"]
+    assert svg.board_label(tiles, "en") not in step["board"]
+    assert step["tile"]["pictures"][0] != english["tile"]["pictures"][0]

@@ -169,7 +169,8 @@ def test_demo_game_against_a_bot_to_the_end(
     # the replay of the finished game steps through every move
     page.click("text=Watch the replay")
     page.wait_for_selector("#steps .line")
-    page.wait_for_function("() => document.querySelector('#counter').textContent.includes('/')")
+    page.wait_for_function(  # the counter reads "0 / 0" until the steps have arrived
+        "() => !document.querySelector('#counter').textContent.endsWith('/ 0')")
     total = int(page.inner_text("#counter").split("/")[1])
     assert total == page.locator("#steps .line:not(.score)").count() - 1
     page.click("#first")

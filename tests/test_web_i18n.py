@@ -136,7 +136,8 @@ def test_a_demo_game_in_japanese_from_the_browser_language(
     shot(page, "04-ja-final-scores")
     page.click(f"text={t('final.watch_replay', 'ja')}")
     page.wait_for_selector("#steps .line")
-    page.wait_for_function("() => document.querySelector('#counter').textContent.includes('/')")
+    page.wait_for_function(  # the counter reads "0 / 0" until the steps have arrived
+        "() => !document.querySelector('#counter').textContent.endsWith('/ 0')")
     page.click("#first")
     page.wait_for_function("() => document.querySelector('#counter').textContent.startsWith('0 /')")
     page.click("#next")

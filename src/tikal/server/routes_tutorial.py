@@ -75,8 +75,8 @@ def outline(language: str) -> dict[str, Any]:
             "ui": tutorial.ui_texts(language)}
 
 
-def _board(game: Game, cells: tuple[str, ...] | list[str]) -> str:
-    return svg.board(game, highlight=list(cells))
+def _board(game: Game, cells: tuple[str, ...] | list[str], language: str) -> str:
+    return svg.board(game, highlight=list(cells), language=language)
 
 
 def step_json(part_id: str, step: tutorial.Step, language: str) -> dict[str, Any]:
@@ -90,7 +90,7 @@ def step_json(part_id: str, step: tutorial.Step, language: str) -> dict[str, Any
         "rule": step.rule, "rule_url": tutorial.rule_url(step.rule, language),
         "rule_text": rulebook.rule_section(step.rule, language) or "",
         "highlight": list(step.highlight),
-        "board": _board(game, step.highlight),
+        "board": _board(game, step.highlight, language),
         "phase": game.phase.value, "ap": game.ap, "ap_max": game.rules.action_points,
         "seat": game.current, "player": who[game.current],
         "scores": {who[p]: game.scores[p] for p in range(game.players)},
@@ -100,7 +100,7 @@ def step_json(part_id: str, step: tutorial.Step, language: str) -> dict[str, Any
     }
     data["display"] = [
         {"id": tile_id, "text": render(game.describe_tile(tile_id), language=language),
-         "picture": svg.tile(tile_id, 0, size=40, rules=step.rules)}
+         "picture": svg.tile(tile_id, 0, size=40, rules=step.rules, language=language)}
         for tile_id in game.display
     ]
     spec = game.tile_to_place()
@@ -108,7 +108,8 @@ def step_json(part_id: str, step: tutorial.Step, language: str) -> dict[str, Any
         data["tile"] = {
             "id": spec.tile_id,
             "text": render(game.describe_tile(spec.tile_id), language=language),
-            "pictures": [svg.tile(spec, r, size=40, rules=step.rules) for r in range(6)],
+            "pictures": [svg.tile(spec, r, size=40, rules=step.rules, language=language)
+                         for r in range(6)],
         }
     return data
 
@@ -131,7 +132,7 @@ def try_json(part_id: str, step: tutorial.Step, action_text: str, language: str)
     answer: dict[str, Any] = {
         "ok": verdict.done, "action": str(verdict.action), "tried": tried,
         "reason": None, "hint": None, "done": None, "played": [],
-        "board": _board(before, step.highlight),
+        "board": _board(before, step.highlight, language),
     }
     if verdict.refusal is not None:
         answer["reason"] = tutorial.reason_json(verdict.refusal, language)
@@ -143,7 +144,7 @@ def try_json(part_id: str, step: tutorial.Step, action_text: str, language: str)
         assert after is not None
         answer["done"] = texts["done"]
         answer["played"] = tutorial.played_lines(verdict, before, language)
-        answer["board"] = _board(after, [])
+        answer["board"] = _board(after, [], language)
         who = tutorial.names(language)
         answer["scores"] = {who[p]: after.scores[p] for p in range(after.players)}
         answer["over"] = after.is_over
