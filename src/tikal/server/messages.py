@@ -269,13 +269,25 @@ def drawn_cells(g: GameState) -> list[int]:
 
 def space_signature(g: GameState, cell: int) -> tuple[Any, ...]:
     """Everything a space's picture depends on: equal signatures, equal fragments."""
-    placed = g.tiles.get(cell)
-    return (
-        None if placed is None else (placed.spec.tile_id, placed.rotation, placed.stones),
-        g.levels.get(cell), len(g.tokens.get(cell, ())), g.camps.get(cell),
-        g.guards.get(cell), cell in g.frontier,
-        tuple((g.workers[p].get(cell, 0), g.leader[p] == cell) for p in range(g.players)),
-    )
+    return space_signatures(g, [cell])[cell]
+
+
+def space_signatures(g: GameState, cells: list[int]) -> dict[int, tuple[Any, ...]]:
+    """:func:`space_signature` of many cells at once (after every move, for every drawn
+    space: the lookups are hoisted, since this was 8% of the server's CPU per move)."""
+    tiles, levels, tokens, camps, guards, frontier = (
+        g.tiles, g.levels, g.tokens, g.camps, g.guards, g.frontier)
+    seats = list(zip(g.workers, g.leader, strict=True))
+    out: dict[int, tuple[Any, ...]] = {}
+    for cell in cells:
+        placed = tiles.get(cell)
+        out[cell] = (
+            None if placed is None else (placed.spec.tile_id, placed.rotation, placed.stones),
+            levels.get(cell), len(tokens.get(cell, ())), camps.get(cell), guards.get(cell),
+            cell in frontier,
+            tuple((workers.get(cell, 0), leader == cell) for workers, leader in seats),
+        )
+    return out
 
 
 def shape_closure(ids: set[str], shapes: dict[str, str]) -> frozenset[str]:
@@ -349,7 +361,7 @@ class BoardCache:
         cells = drawn_cells(g)
         if not self.parts or cells != self.cells:
             return self._whole(view, cells)
-        signatures = {cell: space_signature(g, cell) for cell in cells}
+        signatures = space_signatures(g, cells)
         changed = [cell for cell in cells if signatures[cell] != self.signatures[cell]]
         if not changed:
             return self.parts
@@ -371,7 +383,7 @@ class BoardCache:
         g = view.state
         self.parts = board_parts(svg.board(view, language=self.language))
         self.cells = cells
-        self.signatures = {cell: space_signature(g, cell) for cell in cells}
+        self.signatures = space_signatures(g, cells)
         self.refs = {name: frozenset(HREF.findall(text))
                      for name, text in self.parts["spaces"].items()}
         self.shapes.update(self.parts["defs"])
