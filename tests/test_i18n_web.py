@@ -457,3 +457,20 @@ def test_record_chance_and_position_errors_read_in_the_language(language: str) -
     assert str(where.value) == "ap: must be 0..5"
     assert leftovers([where.value.text(language)], language) == []
     assert where.value.text(language) != str(where.value)
+
+
+@pytest.mark.parametrize("language", ["de", "ja"])
+def test_bodies_refused_before_routing_say_why_in_the_language(
+    client: TestClient, language: str
+) -> None:
+    """Too large and too deeply nested bodies are refused by middleware, before any route:
+    their message follows the asker's language too (code and status unchanged)."""
+    headers = {"Accept-Language": language, "Content-Type": "application/json"}
+    deep = client.post("/api/games", content="[" * 200 + "]" * 200, headers=headers)
+    large = client.post("/api/games", content=b"1" * 100_000, headers=headers)
+    for reply, code, status in ((deep, "too_deep", 400), (large, "too_large", 413)):
+        assert reply.status_code == status
+        body = reply.json()
+        assert body["code"] == code
+        assert body["message"] == render(Message(f"error.{code}"), language=language)
+        assert body["message"] != render(Message(f"error.{code}"))

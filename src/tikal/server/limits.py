@@ -15,8 +15,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import orjson
+from starlette.requests import HTTPConnection
 
 from .errors import ServerError
+from .i18n import request_language
 
 MAX_BODY = 64 * 1024
 MAX_RECORD_BODY = 4 * 1024 * 1024
@@ -99,14 +101,14 @@ class BodyLimit:
             body = message.get("body", b"")
             size += len(body)
             if size > limit:
-                await _send_error(send, ServerError(
+                await _send_error(scope, send, ServerError(
                     "too_large", f"request body over {limit} bytes", 413))
                 return
             chunks.append(body)
             more = message.get("more_body", False)
         data = b"".join(chunks)
         if too_deep(data):
-            await _send_error(send, ServerError(
+            await _send_error(scope, send, ServerError(
                 "too_deep", f"JSON nested deeper than {MAX_DEPTH} levels"))
             return
         sent = False
@@ -121,8 +123,9 @@ class BodyLimit:
         await self.app(scope, replay, send)
 
 
-async def _send_error(send: Send, error: ServerError) -> None:
-    body = orjson.dumps(error.to_json())
+async def _send_error(scope: Scope, send: Send, error: ServerError) -> None:
+    """The error in the asker's language (chosen as for every request: docs/i18n.md)."""
+    body = orjson.dumps(error.to_json(request_language(HTTPConnection(scope))))
     await send({
         "type": "http.response.start", "status": error.status,
         "headers": [
