@@ -80,6 +80,10 @@ PAGES = {
     "start": ("/", ".seat-row"),
     "rules": ("/rules", "main.rules"),
     "not-found": ("/no/such/page", "main"),
+    "learn": ("/learn?lang=en", "#step-title"),
+    "learn-ja": ("/learn?lang=ja", "#step-title"),
+    "start-de": ("/?lang=de", ".seat-row"),
+    "rules-ja": ("/rules/ja", "main.rules"),
 }
 
 
