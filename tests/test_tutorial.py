@@ -269,3 +269,11 @@ def test_the_steps_board_and_tiles_speak_the_pages_language(
     assert svg.board_label(tiles, language) in step["board"]
     assert svg.board_label(tiles, "en") not in step["board"]
     assert step["tile"]["pictures"][0] != english["tile"]["pictures"][0]
+
+
+def test_the_tutorial_page_is_served_in_its_language_like_every_page(client: TestClient) -> None:
+    """The page carries <html lang> and the language's texts for the common picker, so the
+    picker shows the tutorial's language (it showed English on a Japanese tutorial)."""
+    page = client.get("/learn?lang=ja").text
+    assert '<html lang="ja"' in page
+    assert 'id="tk-texts"' in page and '"lang": "ja"' in page

@@ -11,7 +11,7 @@ import asyncio
 from typing import Any
 
 from fastapi import APIRouter, Query, Request
-from fastapi.responses import FileResponse, RedirectResponse, Response
+from fastapi.responses import HTMLResponse, RedirectResponse, Response
 from pydantic import BaseModel, Field
 
 from .. import rulebook, svg, tutorial
@@ -21,7 +21,7 @@ from ..game import Game
 from ..messages import LANGUAGES, language_from_accept, normalize_language, render
 from .deps import client_of, services
 from .errors import ServerError
-from .routes_pages import static_dir
+from .i18n import page_html
 
 router = APIRouter(tags=["tutorial"])
 
@@ -50,7 +50,8 @@ async def learn_page(request: Request) -> Response:
     """The tutorial page; without ``?lang=`` it redirects to the language to use."""
     if request.query_params.get("lang") not in LANGUAGES:
         return RedirectResponse(f"/learn?lang={page_language(request)}", status_code=307)
-    return FileResponse(static_dir() / "tutorial.html")
+    # filled like every page: <html lang>, the picker's language, the browser's texts
+    return HTMLResponse(page_html("tutorial.html", str(request.query_params["lang"])))
 
 
 def _find(part_id: str, step_id: str) -> tutorial.Step:

@@ -46,10 +46,6 @@ async function init() {
   $("repeat-btn").textContent = t("repeat");
   $("skip-btn").textContent = t("skip");
   $("next-btn").textContent = t("next");
-  const langs = $("langs");
-  for (const l of TUT.outline.languages) {
-    langs.append(h("a", { href: `/learn?lang=${l}`, class: l === TUT.lang ? "current" : null, lang: l, "data-lang": l }, l.toUpperCase()));
-  }
   for (const part of TUT.outline.parts) {
     for (const s of part.steps) TUT.steps.push({ key: `${part.id}/${s.id}`, part: part.id, id: s.id, title: s.title, rule: s.rule });
   }
