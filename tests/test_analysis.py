@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 from concurrent.futures import ProcessPoolExecutor
+from dataclasses import replace
+from itertools import pairwise
 from pathlib import Path
 from typing import Any
 
@@ -117,8 +119,8 @@ def test_analysis_is_deterministic_and_spreads_over_processes(record: dict[str, 
         spread = analyze(short, budget=3, seed=9, executor=pool)
     assert serial == spread
     assert [r.index for r in serial] == list(range(len(decisions(short))))
-    only = analyze(short, budget=3, seed=9, seat=1)
-    assert only == [r for r in serial if r.player == 1]
+    only = analyze(short, budget=3, seed=9, seat=1)  # one seat: no round to average over
+    assert only == [replace(r, win_chance=r.position_chance) for r in serial if r.player == 1]
     rows = summary(serial, 2)
     assert sum(rows[p]["decisions"] for p in rows) == len(serial)
     for r in serial:
@@ -149,3 +151,28 @@ def test_the_command_writes_tables_json_and_a_plot(tmp_path: Path, record: dict[
     bad.write_text(json.dumps({**record, "log": ["tile Z9 0"]}))
     failed = CliRunner().invoke(app, ["analyze", str(bad)])
     assert failed.exit_code == 1 and "entry 0" in failed.output
+
+
+def test_win_chances_are_averaged_over_a_round_so_the_turn_order_does_not_zigzag(
+    record: dict[str, Any],
+) -> None:
+    """The estimate of a position favours whoever moved last; over a round that cancels.
+    Each point is the mean of the position estimates from that decision until every player
+    has decided once, and the curve moves less from point to point than the raw one."""
+    reviews = analyze(cut(record, 60), budget=3, seed=4)
+    for i, r in enumerate(reviews):
+        window, seen = [], set()
+        for later in reviews[i:]:
+            window.append(later)
+            seen.add(later.player)
+            if len(seen) == 2:
+                break
+        for p in range(2):
+            mean = sum(w.position_chance[p] for w in window) / len(window)
+            assert abs(r.win_chance[p] - mean) < 1e-3
+
+    def jumps(values: list[float]) -> float:
+        return sum(abs(a - b) for a, b in pairwise(values))
+
+    assert jumps([r.win_chance[0] for r in reviews]) < jumps(
+        [r.position_chance[0] for r in reviews])

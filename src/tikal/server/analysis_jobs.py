@@ -31,7 +31,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..actions import log_steps, parse_action
-from ..bots.analysis import THRESHOLDS, Decision, Review, game_at, review
+from ..bots.analysis import THRESHOLDS, Decision, Review, game_at, over_rounds, review
 from ..bots.analysis import summary as analysis_summary
 from ..errors import IllegalAction
 from ..hexes import label
@@ -262,6 +262,8 @@ class AnalysisJobs:
                 step += len(decision.actions)
                 job.done += 1
             assert job.started_at is not None
+            for entry, smoothed in zip(entries, over_rounds(reviews, job.players), strict=True):
+                entry["win_chance"] = smoothed.win_chance
             result = {
                 "type": "analysis", "id": job.replay_id, "status": "done",
                 "done": job.total, "total": job.total, **options,
