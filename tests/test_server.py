@@ -463,3 +463,19 @@ def test_a_database_out_of_reach_answers_503_and_changes_nothing(client: TestCli
     assert get(client, game, 0)["state"] == 0
     assert post(client, game, 0, action, 0).status_code == 200
     assert get(client, game, 0)["state"] == 1
+
+
+def test_a_serving_process_freezes_its_start_up_objects_and_collects_less_often() -> None:
+    """``tikal serve`` tunes the cyclic collector (fewer, shorter pauses: see
+    ``tune_gc_for_serving``); run in a child process so this test process keeps its own."""
+    import subprocess
+    import sys
+
+    code = ("import gc; from tikal.server.app import tune_gc_for_serving; "
+            "before = gc.get_freeze_count(); tune_gc_for_serving(); "
+            "print(gc.get_threshold(), before, gc.get_freeze_count())")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                         check=True).stdout.split(")")
+    assert out[0] + ")" == "(10000, 20, 100)"
+    before, after = map(int, out[1].split())
+    assert before == 0 and after > 10_000  # the modules, catalogs and rule sets
