@@ -7,15 +7,19 @@ axe-core comes bundled with the ``axe-playwright-python`` package (no network at
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from playwright import sync_api
 
 from tikal.loadtest import legal_actions
-from web_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, ServerProcess
+from web_helpers import (
+    ARTIFACTS,
+    ServerProcess,
+    chromium,
+    serve,
+    wait_state,
+)
 
 axe_module = pytest.importorskip("axe_playwright_python.sync_playwright")
 
@@ -25,21 +29,12 @@ SHOTS = ARTIFACTS / "board"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    db = tmp_path_factory.mktemp("a11y") / "a11y.sqlite3"
-    proc = ServerProcess(db, bot_delay=0.05).start()
-    yield proc
-    proc.stop()
+    yield from serve(tmp_path_factory, "a11y")
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"Chromium is needed at {CHROMIUM} for the browser tests")
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+    yield from chromium(SHOTS)
 
 
 @pytest.fixture(scope="module")
@@ -69,11 +64,6 @@ def serious(page: Any) -> list[str]:
             targets = [", ".join(map(str, n["target"])) for n in v["nodes"][:5]]
             found.append(f"{v['id']} ({v['impact']}): {v['help']} at {targets}")
     return found
-
-
-def wait_state(page: Any, test: str, timeout: float = 20_000) -> None:
-    script = f"() => {{ const S = window.tikal && window.tikal.state; return !!S && ({test}); }}"
-    page.wait_for_function(script, timeout=timeout)
 
 
 PAGES = {

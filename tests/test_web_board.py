@@ -10,15 +10,20 @@ from __future__ import annotations
 import random
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from playwright import sync_api
 
 from tikal import Game
-from web_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, ServerProcess
+from web_helpers import (
+    ARTIFACTS,
+    ServerProcess,
+    chromium,
+    serve,
+    state,
+    wait_state,
+)
 
 pytestmark = pytest.mark.browser
 SHOTS = ARTIFACTS / "board"
@@ -27,35 +32,16 @@ SIZES = [(1280, 800), (768, 1024), (390, 844), (360, 740)]
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    db = tmp_path_factory.mktemp("board") / "board.sqlite3"
-    proc = ServerProcess(db, bot_delay=0.05).start()
-    yield proc
-    proc.stop()
+    yield from serve(tmp_path_factory, "board")
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"Chromium is needed at {CHROMIUM} for the browser tests")
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+    yield from chromium(SHOTS)
 
 
 def shot(page: Any, name: str, full: bool = False) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
-
-
-def state(page: Any) -> dict[str, Any]:
-    data: dict[str, Any] = page.evaluate("() => window.tikal && window.tikal.state")
-    return data
-
-
-def wait_state(page: Any, test: str, timeout: float = 20_000) -> None:
-    script = f"() => {{ const S = window.tikal && window.tikal.state; return !!S && ({test}); }}"
-    page.wait_for_function(script, timeout=timeout)
 
 
 def errors_of(page: Any) -> list[str]:

@@ -13,10 +13,16 @@ from typing import Any
 
 import httpx
 import pytest
-from playwright import sync_api
 
 from tikal import Game
-from web_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, ServerProcess
+from web_helpers import (
+    ARTIFACTS,
+    ServerProcess,
+    chromium,
+    serve,
+    state,
+    wait_state,
+)
 
 pytestmark = pytest.mark.browser
 SHOTS = ARTIFACTS / "web"
@@ -24,35 +30,16 @@ SHOTS = ARTIFACTS / "web"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    db = tmp_path_factory.mktemp("web") / "e2e.sqlite3"
-    proc = ServerProcess(db, bot_delay=0.05).start()
-    yield proc
-    proc.stop()
+    yield from serve(tmp_path_factory, "web")
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"Chromium is needed at {CHROMIUM} for the browser tests")
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+    yield from chromium(SHOTS)
 
 
 def shot(page: Any, name: str, full: bool = False) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
-
-
-def state(page: Any) -> dict[str, Any]:
-    data: dict[str, Any] = page.evaluate("() => window.tikal && window.tikal.state")
-    return data
-
-
-def wait_state(page: Any, test: str, timeout: float = 20_000) -> None:
-    script = f"() => {{ const S = window.tikal && window.tikal.state; return !!S && ({test}); }}"
-    page.wait_for_function(script, timeout=timeout)
 
 
 def wait_my_turn(page: Any, timeout: float = 30_000) -> None:

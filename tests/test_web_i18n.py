@@ -12,17 +12,15 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright import sync_api
 
 from test_i18n_web import leftovers
 from test_web_board import hotseat_game, play_over_http, prefix_until
-from test_web_e2e import demo_seed, play_simple_turn, state, wait_my_turn, wait_state
+from test_web_e2e import demo_seed, play_simple_turn, wait_my_turn
 from tikal.messages import text
-from web_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, ServerProcess
+from web_helpers import ARTIFACTS, ServerProcess, chromium, serve, state, wait_state
 
 pytestmark = pytest.mark.browser
 SHOTS = ARTIFACTS / "web-i18n"
@@ -30,21 +28,12 @@ SHOTS = ARTIFACTS / "web-i18n"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    db = tmp_path_factory.mktemp("web-i18n") / "i18n.sqlite3"
-    proc = ServerProcess(db, bot_delay=0.05).start()
-    yield proc
-    proc.stop()
+    yield from serve(tmp_path_factory, "web-i18n")
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"Chromium is needed at {CHROMIUM} for the browser tests")
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+    yield from chromium(SHOTS)
 
 
 def shot(page: Any, name: str, full: bool = False) -> None:

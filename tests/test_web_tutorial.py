@@ -8,16 +8,14 @@ Screenshots go to ``artifacts/tutorial/`` (gitignored).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from playwright import sync_api
 
 from tikal import rulebook, tutorial
 from tikal.actions import Move, PlaceTile, SecretPath
 from tikal.hexes import label
-from web_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, ServerProcess
+from web_helpers import ARTIFACTS, ServerProcess, chromium, serve
 
 pytestmark = pytest.mark.browser
 SHOTS = ARTIFACTS / "tutorial"
@@ -25,21 +23,12 @@ SHOTS = ARTIFACTS / "tutorial"
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    db = tmp_path_factory.mktemp("tutorial-web") / "tutorial.sqlite3"
-    proc = ServerProcess(db, bot_delay=0.05).start()
-    yield proc
-    proc.stop()
+    yield from serve(tmp_path_factory, "tutorial-web")
 
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"Chromium is needed at {CHROMIUM} for the browser tests")
-    SHOTS.mkdir(parents=True, exist_ok=True)
-    with sync_api.sync_playwright() as p:
-        b = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        yield b
-        b.close()
+    yield from chromium(SHOTS)
 
 
 def shot(page: Any, name: str) -> None:

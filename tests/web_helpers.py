@@ -8,7 +8,9 @@ import socket
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 
@@ -77,3 +79,40 @@ class ServerProcess:
                 self.proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+# ------------------------------------------------------------------ browser test fixtures
+
+
+def serve(factory: Any, name: str, bot_delay: float = 0.05) -> Iterator[ServerProcess]:
+    """A module's ``tikal serve`` on a fresh SQLite file (``yield from`` it in a fixture)."""
+    proc = ServerProcess(factory.mktemp(name) / f"{name}.sqlite3", bot_delay=bot_delay).start()
+    yield proc
+    proc.stop()
+
+
+def chromium(shots: Path) -> Iterator[Any]:
+    """Debian's Chromium driven by Playwright (never a downloaded browser); screenshots go
+    to ``shots``.  CI must have it: the tests fail rather than skip without it."""
+    import pytest
+    from playwright import sync_api
+
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"Chromium is needed at {CHROMIUM} for the browser tests")
+    shots.mkdir(parents=True, exist_ok=True)
+    with sync_api.sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        yield browser
+        browser.close()
+
+
+def state(page: Any) -> dict[str, Any]:
+    """The game page's state as drawn (``window.tikal.state``)."""
+    data: dict[str, Any] = page.evaluate("() => window.tikal && window.tikal.state")
+    return data
+
+
+def wait_state(page: Any, test: str, timeout: float = 20_000) -> None:
+    """Wait until the JS expression ``test`` over the page's state ``S`` holds."""
+    script = f"() => {{ const S = window.tikal && window.tikal.state; return !!S && ({test}); }}"
+    page.wait_for_function(script, timeout=timeout)
