@@ -20,6 +20,7 @@ from web_helpers import (
     ARTIFACTS,
     ServerProcess,
     chromium,
+    errors_of,
     serve,
     state,
     wait_state,
@@ -42,12 +43,6 @@ def browser() -> Iterator[Any]:
 
 def shot(page: Any, name: str, full: bool = False) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
-
-
-def errors_of(page: Any) -> list[str]:
-    found: list[str] = []
-    page.on("pageerror", lambda e: found.append(str(e)))
-    return found
 
 
 def hotseat_game(server: ServerProcess, rules: str, seed: int) -> dict[str, Any]:

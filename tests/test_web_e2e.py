@@ -19,6 +19,7 @@ from web_helpers import (
     ARTIFACTS,
     ServerProcess,
     chromium,
+    errors_of,
     serve,
     state,
     wait_state,
@@ -44,12 +45,6 @@ def shot(page: Any, name: str, full: bool = False) -> None:
 
 def wait_my_turn(page: Any, timeout: float = 30_000) -> None:
     wait_state(page, "S.your_turn || S.over", timeout)
-
-
-def errors_of(page: Any) -> list[str]:
-    found: list[str] = []
-    page.on("pageerror", lambda e: found.append(str(e)))
-    return found
 
 
 def demo_seed() -> tuple[int, str, int]:

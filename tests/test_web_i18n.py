@@ -20,7 +20,7 @@ from test_i18n_web import leftovers
 from test_web_board import hotseat_game, play_over_http, prefix_until
 from test_web_e2e import demo_seed, play_simple_turn, wait_my_turn
 from tikal.messages import text
-from web_helpers import ARTIFACTS, ServerProcess, chromium, serve, state, wait_state
+from web_helpers import ARTIFACTS, ServerProcess, chromium, errors_of, serve, state, wait_state
 
 pytestmark = pytest.mark.browser
 SHOTS = ARTIFACTS / "web-i18n"
@@ -38,12 +38,6 @@ def browser() -> Iterator[Any]:
 
 def shot(page: Any, name: str, full: bool = False) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=full)
-
-
-def errors_of(page: Any) -> list[str]:
-    found: list[str] = []
-    page.on("pageerror", lambda e: found.append(str(e)))
-    return found
 
 
 def no_english(page: Any, language: str, selector: str = "body") -> None:

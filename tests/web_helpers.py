@@ -116,3 +116,10 @@ def wait_state(page: Any, test: str, timeout: float = 20_000) -> None:
     """Wait until the JS expression ``test`` over the page's state ``S`` holds."""
     script = f"() => {{ const S = window.tikal && window.tikal.state; return !!S && ({test}); }}"
     page.wait_for_function(script, timeout=timeout)
+
+
+def errors_of(page: Any) -> list[str]:
+    """The page's uncaught script errors, collected from now on (tests assert none)."""
+    found: list[str] = []
+    page.on("pageerror", lambda e: found.append(str(e)))
+    return found
