@@ -33,6 +33,10 @@ def test_deltas_apply_as_documented() -> None:
     assert state == {"type": "state", "state": 4, "a": {"b": [2, 3], "c": "x"},
                      "log": [{"n": 1}, {"n": 9}]}
     assert not apply_message(state, {**delta, "base": 3})  # not from the state held
+    spliced = {"type": "state", "state": 1, "s": "<g>abc</g>"}
+    assert apply_message(spliced, {"type": "delta", "base": 1, "state": 2,
+                                   "set": [[["s"], "XY", 4, 5]]})
+    assert spliced["s"] == "<g>aXYc</g>"
     target: dict[str, object] = {"k": [1]}
     apply_patch(target, ["k"], delete=True)
     assert target == {}

@@ -316,7 +316,7 @@ def test_compact_legal_tables_read_back_as_the_engines_offers(rules: str, player
 def test_list_deltas_rebuild_the_new_list(old: list[int], data: st.DataObject) -> None:
     """Whatever happened to a list (items removed in the middle, appended, changed), the
     delta's operations turn the old list into the new one."""
-    from tikal.loadtest import apply_patch
+    from tikal.loadtest import apply_op
     from tikal.server.messages import diff
 
     new = data.draw(st.one_of(
@@ -328,8 +328,60 @@ def test_list_deltas_rebuild_the_new_list(old: list[int], data: st.DataObject) -
     diff({"x": {"l": old}}, {"x": {"l": new}}, [], ops)
     target: Any = {"x": {"l": list(old)}}
     for op in ops:
-        apply_patch(target, op[0], op[1] if len(op) > 1 else None, delete=len(op) == 1)
+        apply_op(target, op)
     assert target == {"x": {"l": new}}
+
+
+_PIECES = st.sampled_from(["<g>", "</g>", "<use href='#a'/>", "A4", "寺", "🎲", "x" * 150])
+
+
+@given(st.lists(_PIECES, max_size=30), st.data())
+def test_string_splices_rebuild_the_new_string(old_pieces: list[str], data: st.DataObject) -> None:
+    """A long string that changed in one place (a board space whose figures moved) is sent
+    as a splice; applied as a client does, it gives exactly the new string, also with
+    text outside the Basic Multilingual Plane (sent whole: JavaScript counts UTF-16)."""
+    from tikal.loadtest import apply_op
+    from tikal.server.messages import diff
+
+    i = data.draw(st.integers(0, len(old_pieces)))
+    j = data.draw(st.integers(i, len(old_pieces)))
+    middle = data.draw(st.lists(_PIECES, max_size=4))
+    old, new = "".join(old_pieces), "".join(old_pieces[:i] + middle + old_pieces[j:])
+    ops: list[list[Any]] = []
+    diff({"s": old}, {"s": new}, [], ops)
+    target = {"s": old}
+    for op in ops:
+        apply_op(target, op)
+    assert target == {"s": new}
+    if ops and len(ops[0]) == 4:
+        assert "🎲" not in old + new and len(ops[0][1]) < len(new)
+
+
+def test_a_space_whose_figures_moved_is_sent_as_a_short_splice() -> None:
+    """After a worker moves, the two spaces it left and entered keep their tiles'
+    pictures: the delta sends the changed middle of each, much less than the whole."""
+    from tikal.game import Game
+    from tikal.loadtest import apply_op
+    from tikal.server.messages import BoardCache, diff
+
+    game = Game.new("standard", 2, seed=3)
+    board = BoardCache()
+    while not any(a.verb == "move" for a in game.legal_actions()):
+        game.apply(game.legal_actions()[0])
+    before = dict(board.update(game.view(None)))
+    before["spaces"] = dict(before["spaces"])
+    game.apply(next(a for a in game.legal_actions() if a.verb == "move"))
+    after = board.update(game.view(None))
+    ops: list[list[Any]] = []
+    diff({"board": before}, {"board": after}, [], ops)
+    spliced = [op for op in ops if op[0][:2] == ["board", "spaces"] and len(op) == 4]
+    assert len(spliced) == 2
+    for op in spliced:
+        assert len(op[1]) < len(after["spaces"][op[0][2]]) / 2
+    target: Any = {"board": before}
+    for op in ops:
+        apply_op(target, op)
+    assert target == {"board": after}
 
 
 @pytest.mark.parametrize("rules", ["standard", "demo"])

@@ -148,6 +148,11 @@ def test_demo_game_against_a_bot_to_the_end(
     final = state(page)
     assert final["over"] and final["winners"]
     assert page.locator("#final-scores tr").count() == 3
+    # the board patched by every delta of the game (sets, deletes, string splices) is the
+    # board a fresh page gets whole
+    page.reload()
+    wait_state(page, "S.over")
+    assert state(page)["svg"] == final["svg"]
     # the replay of the finished game steps through every move
     page.click("text=Watch the replay")
     page.wait_for_selector("#steps .line")

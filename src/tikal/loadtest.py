@@ -60,12 +60,20 @@ class Stats:
 # ------------------------------------------------------------------ client-side state
 
 
-def apply_patch(target: Any, path: list[Any], value: Any = None, delete: bool = False) -> None:
-    """Set (or delete) the value at ``path`` in nested dicts and lists (a delta's ``set``)."""
+def apply_patch(
+    target: Any, path: list[Any], value: Any = None, delete: bool = False,
+    keep: tuple[int, int] | None = None,
+) -> None:
+    """Set (or delete) the value at ``path`` in nested dicts and lists (a delta's ``set``);
+    with ``keep = (a, b)`` the string there keeps its first ``a`` and last ``b``
+    characters around ``value``."""
     for key in path[:-1]:
         target = target[key]
     last = path[-1]
-    if delete:
+    if keep is not None:
+        old = target[last]
+        target[last] = old[:keep[0]] + value + old[len(old) - keep[1]:]
+    elif delete:
         if isinstance(target, dict):
             target.pop(last, None)
         else:
@@ -74,6 +82,13 @@ def apply_patch(target: Any, path: list[Any], value: Any = None, delete: bool = 
         target.append(value)
     else:
         target[last] = value
+
+
+def apply_op(state: dict[str, Any], op: list[Any]) -> None:
+    """One operation of a delta's ``set``: ``[path]``, ``[path, value]`` or
+    ``[path, middle, a, b]``."""
+    keep = (op[2], op[3]) if len(op) == 4 else None
+    apply_patch(state, op[0], op[1] if len(op) > 1 else None, delete=len(op) == 1, keep=keep)
 
 
 def apply_message(state: dict[str, Any], msg: dict[str, Any]) -> bool:
@@ -86,7 +101,7 @@ def apply_message(state: dict[str, Any], msg: dict[str, Any]) -> bool:
     if msg.get("base") != state.get("state"):
         return False
     for op in msg.get("set", ()):
-        apply_patch(state, op[0], op[1] if len(op) > 1 else None, delete=len(op) == 1)
+        apply_op(state, op)
     log = msg.get("log")
     if log is not None:
         lines = state.setdefault("log", [])

@@ -229,13 +229,17 @@ function announce(news) {
 
 // ------------------------------------------------------------------ protocol (docs/web.md)
 
-// Set (or, for a path alone, delete) the value at a path of keys and indexes.
+// Set (or, for a path alone, delete) the value at a path of keys and indexes; four
+// items splice a string: keep its first op[2] and last op[3] characters around op[1].
 function patch(target, op) {
   const path = op[0];
   for (const key of path.slice(0, -1)) target = target[key];
   const last = path[path.length - 1];
   if (op.length === 1) { if (Array.isArray(target)) target.splice(last, 1); else delete target[last]; }
-  else target[last] = op[1];
+  else if (op.length === 4) {
+    const old = target[last];
+    target[last] = old.slice(0, op[2]) + op[1] + old.slice(old.length - op[3]);
+  } else target[last] = op[1];
 }
 
 // Legal actions arrive per verb as one key list and rows of values (docs/web.md):
@@ -268,7 +272,8 @@ function tilePicture(group) {
 function derive(r) {
   const s = Object.assign({}, r);
   const b = r.board;
-  s.svg = b.root + b.head + Object.values(b.defs).join("") + b.mid + b.order.map((c) => b.spaces[c]).join("") + b.tail;
+  // <defs> in id order, as the server draws it (shapes added by a delta come last in b.defs)
+  s.svg = b.root + b.head + Object.keys(b.defs).sort().map((k) => b.defs[k]).join("") + b.mid + b.order.map((c) => b.spaces[c]).join("") + b.tail;
   s.position = Object.assign({}, r.position, { board: Object.values(r.position.board || {}) });
   s.ap_max = r.rule_set.action_points;
   s.costs = r.rule_set.costs;
