@@ -52,6 +52,25 @@ def test_lineup_fills_up_and_takes_per_bot_budgets() -> None:
         parse_bots("random,random,random", 2)
 
 
+def test_a_bot_can_play_with_weights_from_a_file(tmp_path: Path) -> None:
+    """``mcts@file`` / ``greedy:8@file``: the bot is built with the file's weights, the
+    others with the packaged ones; a bad file or a bot without weights is refused."""
+    from tikal.bots.evaluate import DEFAULT_WEIGHTS, Weights
+
+    other = Weights.from_json({**DEFAULT_WEIGHTS.to_json(), "later": 0.9})
+    path = tmp_path / "w.json"
+    path.write_text(json.dumps({"weights": other.to_json()}))
+    lineup = parse_bots(f"mcts:7@{path},mcts:7", 2)
+    assert lineup[0].label == f"mcts:7@{path}" and lineup[1].label == "mcts:7"
+    built = [spec.build(1) for spec in lineup]
+    assert [b.weights for b in built] == [other, DEFAULT_WEIGHTS]  # type: ignore[attr-defined]
+    assert [b.iterations for b in built] == [7, 7]  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="weights"):
+        parse_bots(f"random@{path}", 2)
+    with pytest.raises(ValueError, match="cannot read weights"):
+        parse_bots(f"greedy@{tmp_path / 'missing.json'}", 2)
+
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_seats_rotate_so_every_bot_plays_every_seat_equally(players: int) -> None:
     lineup = parse_bots("mcts,greedy,random", players) if players >= 3 else parse_bots(

@@ -27,6 +27,7 @@ from ..errors import IllegalAction
 from ..game import Game
 from ..loop import play_game
 from . import BOT_NAMES, PRESETS, Bot, make_bot
+from .evaluate import Weights, load_weights
 from .greedy import PlanningBot
 from .mcts import MCTSBot
 
@@ -88,11 +89,14 @@ def parse_budget(text: str | None) -> Budget:
 
 @dataclass(frozen=True, slots=True)
 class BotSpec:
-    """One entry of ``--bots``: ``name`` or ``name:budget`` (e.g. ``mcts:2s``)."""
+    """One entry of ``--bots``: ``name``, ``name:budget`` (e.g. ``mcts:2s``), each
+    optionally with ``@weights.json`` (evaluation weights other than the packaged ones,
+    e.g. ``mcts@docs/arena/weights_hand_set.json``)."""
 
     label: str
     name: str
     budget: Budget = Budget()
+    weights: Weights | None = None
 
     @property
     def searches(self) -> bool:
@@ -100,10 +104,12 @@ class BotSpec:
         return self.name in SEARCH_BOTS
 
     def build(self, seed: int) -> Bot:
+        settings: dict[str, Any] = {} if self.weights is None else {"weights": self.weights}
         if self.budget.empty or not self.searches:
-            return make_bot(self.name, seed=seed)
+            return make_bot(self.name, seed=seed, **settings)
         return make_bot(
-            self.name, seed=seed, seconds=self.budget.seconds, iterations=self.budget.iterations
+            self.name, seed=seed, seconds=self.budget.seconds, iterations=self.budget.iterations,
+            **settings,
         )
 
 
@@ -113,12 +119,17 @@ def parse_bots(text: str, players: int, default_budget: Budget = Budget()) -> li
     for entry in (e.strip() for e in text.split(",")):
         if not entry:
             continue
-        name, _, budget_text = entry.partition(":")
+        bot, _, weights_path = entry.partition("@")
+        name, _, budget_text = bot.partition(":")
         name = name.strip().lower()
         if name not in BOT_NAMES:
             raise ValueError(f"unknown bot {name!r}; choose from {', '.join(BOT_NAMES)}")
+        if weights_path and PRESETS.get(name, (name,))[0] not in WEIGHTED_LEVELS:
+            raise ValueError(f"{name} has no evaluation weights (only greedy and mcts levels)")
+        weights = _weights_file(weights_path.strip()) if weights_path else None
         budget = parse_budget(budget_text) if budget_text else default_budget
-        specs.append(BotSpec(entry if budget_text else name, name, budget))
+        label = entry if budget_text or weights_path else name
+        specs.append(BotSpec(label, name, budget, weights))
     if not specs:
         raise ValueError("--bots needs at least one bot")
     if len(specs) > players:
@@ -126,6 +137,17 @@ def parse_bots(text: str, players: int, default_budget: Budget = Budget()) -> li
     while len(specs) < players:
         specs.append(specs[-1])
     return specs
+
+
+#: Levels whose bots take evaluation weights.
+WEIGHTED_LEVELS = frozenset({"greedy", "mcts"})
+
+
+def _weights_file(path: str) -> Weights:
+    try:
+        return load_weights(path)
+    except (OSError, ValueError, KeyError) as exc:
+        raise ValueError(f"cannot read weights from {path!r}: {exc}") from None
 
 
 @dataclass(frozen=True, slots=True)
