@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import os
 import random
 from collections.abc import Iterator
 from pathlib import Path
@@ -398,3 +399,25 @@ def test_the_drawn_tile_is_sent_once_with_its_turning_part_per_rotation(rules: s
         pictures = [svg.tile_group(rs.tile(tile_id), r, 50) for r in range(6)]
         assert [sent["head"] + m + sent["tail"] for m in sent["middles"]] == pictures
         assert len(json.dumps(sent)) < len(json.dumps(pictures)) * 0.6
+
+
+def test_the_bot_pool_starts_every_worker_when_warmed() -> None:
+    """``tikal serve`` warms the pool at start-up: every worker is a started process
+    that has made a greedy choice, and the pool then plays bots as before."""
+    from tikal.bots import make_bot
+    from tikal.game import Game
+
+    pool = server_bots.SearchPool(2)
+
+    async def warm_then_play() -> tuple[list[int], Any]:
+        pids = await pool.warm()
+        game = Game.new("standard", 2, seed=5)
+        action, _ = await pool.run(make_bot("greedy", seed=1), game.view(game.current_player))
+        return pids, action
+
+    try:
+        pids, action = asyncio.run(warm_then_play())
+    finally:
+        pool.close()
+    assert len(set(pids)) == 2 and os.getpid() not in pids
+    assert action in Game.new("standard", 2, seed=5).legal_actions()

@@ -72,7 +72,8 @@ def serve(
                                rate_scale)
     analysis = AnalysisSettings.from_env().with_options(budget=analysis_budget,
                                                         jobs=analysis_jobs)
-    web = create_app(db, bot_delay=bot_delay, limit_settings=settings, analysis=analysis)
+    web = create_app(db, bot_delay=bot_delay, limit_settings=settings, analysis=analysis,
+                     warm_bots=True)
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(say("serve.open", language_of(lang), url=f"http://{shown}:{port}/",
                    where=where_stored(db)))

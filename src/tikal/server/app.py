@@ -44,8 +44,11 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     cluster = start_cluster(svc.storage, svc.manager)
     await asyncio.to_thread(svc.manager.resume_all)
     sweeper = asyncio.create_task(svc.keeper.run())
+    warming = asyncio.create_task(svc.manager.bots.pool.warm()) if svc.warm_bots else None
     yield
     sweeper.cancel()
+    if warming is not None:
+        warming.cancel()
     if cluster is not None:
         cluster.close()
     svc.manager.close()
@@ -152,10 +155,11 @@ def add_error_handlers(app: FastAPI) -> None:
 def create_app(
     db_path: str | Path = "tikal.sqlite3", *, storage: Storage | None = None,
     bot_delay: float = 0.6, limit_settings: LimitSettings | None = None,
-    analysis: AnalysisSettings | None = None,
+    analysis: AnalysisSettings | None = None, warm_bots: bool = False,
 ) -> FastAPI:
     """The web app; every game lives in ``db_path`` (a SQLite file or a ``postgresql://``
-    URL) or in ``storage``."""
+    URL) or in ``storage``.  ``warm_bots`` starts the bots' worker processes with the
+    app (as ``tikal serve`` does) instead of at the first bot move."""
     store: Storage = storage if storage is not None else open_storage(db_path)
     manager = Manager(store, bot_delay=bot_delay)
     hub = Hub(manager)
@@ -170,7 +174,7 @@ def create_app(
     limits = Limits(limit_settings or LimitSettings())
     app.state.services = Services(
         store, manager, hub, Replays(manager), limits, Hints(manager.bots.pool),
-        Keeper(manager, hub, limits),
+        Keeper(manager, hub, limits), warm_bots,
     )
     app.state.manager = manager
     app.state.hub = hub

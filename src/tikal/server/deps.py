@@ -24,6 +24,8 @@ class Services:
     limits: Limits
     hints: Hints
     keeper: Keeper
+    #: Start the bots' worker processes with the app (``tikal serve``), not on first use.
+    warm_bots: bool = False
 
 
 def services(conn: HTTPConnection) -> Services:
