@@ -361,12 +361,16 @@ def test_rewards_of_the_search() -> None:
     with pytest.raises(ValueError, match="reward"):
         MCTSBot(1, iterations=5, reward="glory")
     game = Game.new("standard", 4, seed=1)
-    bot = MCTSBot(1, iterations=5, seconds=None)
-    assert bot.reward == "win"
-    # the default reward is a chance in [0, 1]; the objective is an unbounded point margin
-    assert 0.0 < bot.simulate(game.clone(), [], 0) < 1.0
+    chance = MCTSBot(1, iterations=5, seconds=None, reward="win")
+    # the win chance is a chance in [0, 1]; the objective is an unbounded point margin
+    assert 0.0 < chance.simulate(game.clone(), [], 0) < 1.0
     objective = MCTSBot(1, iterations=5, seconds=None, reward="objective")
-    assert objective.simulate(game.clone(), [], 0) != bot.simulate(game.clone(), [], 0)
+    assert objective.simulate(game.clone(), [], 0) != chance.simulate(game.clone(), [], 0)
+    # by default: the objective with 3-4 players, the win chance with 2
+    default = MCTSBot(1, iterations=5, seconds=None)
+    assert default.simulate(game.clone(), [], 0) == objective.simulate(game.clone(), [], 0)
+    two = Game.new("standard", 2, seed=1)
+    assert default.simulate(two.clone(), [], 0) == chance.simulate(two.clone(), [], 0)
 
 
 def test_evaluation_weights_are_data(tmp_path: Path) -> None:
