@@ -4,6 +4,7 @@ catalog, with no English text left (browser tests: test_web_i18n.py)."""
 
 from __future__ import annotations
 
+import ast
 import html
 import json
 import random
@@ -23,6 +24,7 @@ from tikal.rulebook import rule_ids
 from tikal.server import create_app
 from tikal.server.errors import ServerError
 from tikal.server.i18n import COOKIE, browser_texts, page_html
+from tikal.server.limits import MAX_BODY, MAX_DEPTH, LimitSettings
 from tikal.server.messages import expand_legal
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -339,7 +341,7 @@ def test_api_errors_over_http_and_websocket_follow_the_language(client: TestClie
     missing = client.get("/api/games/nosuchgame", params={"lang": "de"})
     assert missing.status_code == 404
     assert missing.json() == {"type": "error", "code": "unknown_game",
-                              "message": text("error.unknown_game", "de")}
+                              "message": text("server.unknown_game", "de", game_id="nosuchgame")}
     assert client.get("/api/games/nosuchgame").json()["message"].startswith("there is no game")
     bad = client.post("/api/games", params={"lang": "ja"}, json={"rules": "standard"})
     assert bad.json()["message"] == text("error.bad_request", "ja")
@@ -468,9 +470,135 @@ def test_bodies_refused_before_routing_say_why_in_the_language(
     headers = {"Accept-Language": language, "Content-Type": "application/json"}
     deep = client.post("/api/games", content="[" * 200 + "]" * 200, headers=headers)
     large = client.post("/api/games", content=b"1" * 100_000, headers=headers)
-    for reply, code, status in ((deep, "too_deep", 400), (large, "too_large", 413)):
+    for reply, code, status, detail in ((deep, "too_deep", 400, {"max": MAX_DEPTH}),
+                                        (large, "too_large", 413, {"limit": MAX_BODY})):
         assert reply.status_code == status
         body = reply.json()
         assert body["code"] == code
-        assert body["message"] == render(Message(f"error.{code}"), language=language)
-        assert body["message"] != render(Message(f"error.{code}"))
+        words = Message(f"server.{code}", detail)
+        assert body["message"] == render(words, language=language)
+        assert body["message"] != render(words)
+        assert leftovers([body["message"]], language) == []
+
+
+# ---------------------------------------------------------------- the server's own refusals
+
+
+def _refusals(client: TestClient, language: str) -> list[tuple[Any, int, str, Message, str]]:
+    """Refusals of the server itself (not the engine's), asked for in ``language``: the
+    answer, its status, code, expected message (key and parameters) and the detail the
+    text must show."""
+    headers = {"Accept-Language": language}
+    game = client.post("/api/games", json={"rules": "standard", "seed": 2, "seats": [
+        {"kind": "human", "name": "Ann"}, {"kind": "human", "name": "Bo"}]}).json()
+    gid = game["id"]
+    total = client.get(f"/api/replays/{gid}").json()["total"]
+
+    def seat(p: int) -> dict[str, str]:
+        return {**headers, "X-Tikal-Token": game["seats"][p]["token"]}
+
+    def create(**body: Any) -> Any:
+        seats = [{"kind": "human"}, {"kind": "human"}]
+        return client.post("/api/games", headers=headers, json={"seats": seats, **body})
+
+    return [
+        (client.get("/api/games/nosuchgame", headers=headers), 404, "unknown_game",
+         Message("server.unknown_game", {"game_id": "nosuchgame"}), "nosuchgame"),
+        (client.get(f"/api/replays/{gid}/frames/777", headers=headers), 404, "no_frame",
+         Message("server.no_frame", {"last": total, "step": 777}), "777"),
+        (create(options={"turbo": True}), 422, "bad_request",
+         Message("server.unknown_options", {"names": "turbo", "count": 1}), "turbo"),
+        (create(rules="chess"), 422, "bad_request",
+         Message("server.unknown_rules", {"rules": "chess"}), "chess"),
+        (create(seats=[{"kind": "bot", "level": "grandmaster"}, {"kind": "human"}]), 422,
+         "bad_request", Message("server.unknown_level", {"level": "grandmaster"}),
+         "grandmaster"),
+        (client.post(f"/api/games/{gid}/actions", headers=seat(1),
+                     json={"action": "end", "state": 0}), 403, "not_your_turn",
+         Message("server.not_your_turn", {"name": "Ann"}), "Ann"),
+        (client.post(f"/api/games/{gid}/actions", headers=seat(0),
+                     json={"action": "end", "state": 58}), 409, "stale",
+         Message("server.stale", {"state": 0, "yours": 58}), "58"),
+        (client.get("/api/tutorial/nopart/nostep", headers=headers), 404, "not_found",
+         Message("server.no_tutorial_step", {"part": "nopart", "step": "nostep"}),
+         "nopart/nostep"),
+    ]
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_servers_refusals_keep_their_detail_in_the_language(
+    client: TestClient, language: str
+) -> None:
+    """Unknown game, replay frame out of range, a bad option, another's turn ...: the
+    specific text (with the game id, the frame, the option) in the language asked,
+    not only the code's general text; codes and statuses are the English ones."""
+    english = _refusals(client, "en")
+    asked = _refusals(client, language)
+    assert english[0][0].json()["message"] == "there is no game 'nosuchgame'"
+    for (theirs, status, code, words, detail), (ours, *_) in zip(asked, english, strict=True):
+        body, plain = theirs.json(), ours.json()
+        assert (theirs.status_code, body["code"]) == (status, code), words.key
+        assert (ours.status_code, plain["code"]) == (status, code), words.key
+        assert plain["message"] == render(words), words.key
+        assert body["message"] == render(words, language=language), words.key
+        assert detail in body["message"] and detail in plain["message"], words.key
+        assert body["message"] != plain["message"]
+        assert body["message"] != text(f"error.{code}", language)
+        assert "key" not in body  # the server's own refusals are no engine refusals
+        assert leftovers([body["message"]], language) == []
+
+
+def _server_keys_in_source() -> set[str]:
+    found: set[str] = set()
+    for path in (SRC / "server").glob("*.py"):
+        found.update(re.findall(r'"(server\.[a-z_.]+)"', path.read_text()))
+    kinds = [name for name, value in vars(LimitSettings()).items() if hasattr(value, "burst")]
+    assert {"create", "move", "hint"} <= set(kinds)
+    return found | {f"server.rate_limited.{kind}" for kind in kinds}
+
+
+def test_every_server_key_is_in_every_catalog_with_the_same_placeholders() -> None:
+    used = _server_keys_in_source()
+    keys = {key for key in catalog("en") if key.startswith("server.")}
+    assert len(keys) > 25 and used == keys
+    for key in sorted(keys):
+        english = {name for form in _forms(catalog("en")[key])
+                   for _, name, _, _ in string.Formatter().parse(form) if name}
+        params = {name: 7 for name in english} | {"count": 1}
+        for language in TRANSLATED:
+            assert key in catalog(language), (language, key)
+            theirs = {name for form in _forms(catalog(language)[key])
+                      for _, name, _, _ in string.Formatter().parse(form) if name}
+            assert theirs == english or theirs | {"count"} == english, (language, key)
+            assert render(Message(key, params), language=language) != render(
+                Message(key, params)), (language, key)
+
+
+def test_no_refusal_of_the_server_is_english_written_in_code() -> None:
+    """Every ServerError of the server names a catalog message, or passes on the engine's
+    own refusal (which carries its reason): no English text in code."""
+    calls = 0
+    for path in (SRC / "server").glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
+                    and node.func.id == "ServerError"):
+                continue
+            calls += 1
+            words = node.args[1]
+            named = (isinstance(words, ast.Call) and isinstance(words.func, ast.Name)
+                     and words.func.id == "Message")
+            engine = any(k.arg == "reason" for k in node.keywords)
+            assert named or engine, (path.name, node.lineno)
+    assert calls > 30
+
+
+def test_a_server_error_says_its_message_in_english_and_other_languages() -> None:
+    words = Message("server.no_frame", {"last": 12, "step": 1234})
+    error = ServerError("no_frame", words, 404)
+    assert error.message == str(error) == "this replay has frames 0 to 12, not 1,234"
+    assert error.detail == words and error.status == 404
+    assert error.to_json("de")["message"] == (
+        "diese Wiederholung hat die Schritte 0 bis 12, einen Schritt 1.234 gibt es nicht")
+    assert "1,234" in error.to_json("ja")["message"]
+    assert error.to_json() == {"type": "error", "code": "no_frame",
+                               "message": error.message}

@@ -19,6 +19,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from tikal.loadtest import apply_message, legal_actions
+from tikal.messages import text
 from tikal.server import bots as server_bots
 from tikal.server import create_app
 from tikal.server import manager as server_manager
@@ -177,6 +178,36 @@ def test_caps_on_games_per_client_and_bot_only_games(tmp_path: Path) -> None:
         client.post("/api/games", json={"rules": "standard", "seats": bots})
         r = client.post("/api/games", json={"rules": "standard", "seats": bots})
         assert r.status_code == 429 and "bots only" in r.json()["message"]
+
+
+@pytest.mark.parametrize("language", ["de", "ja"])
+def test_limits_and_caps_say_their_numbers_in_the_language(
+    tmp_path: Path, language: str
+) -> None:
+    """A refused request names its limit (the cap, the seconds to wait) in the language
+    asked, not only the code's general text; code and status stay the same."""
+    asked = {"Accept-Language": language}
+    with limited(tmp_path, games_per_client=2, bot_only_games=1, create=Rate(1, 4)) as client:
+        bots = [{"kind": "bot", "level": "random"}] * 2
+        assert client.post("/api/games", json={"seats": bots}).status_code == 201
+        r = client.post("/api/games", headers=asked, json={"seats": bots})
+        assert r.status_code == 429 and r.json()["code"] == "too_many_games"
+        assert r.json()["message"] == text("server.too_many_bot_games", language, max=1)
+        assert create(client).status_code == 201
+        r = client.post("/api/games", headers=asked, json={"seats": TWO})
+        assert r.status_code == 429 and r.json()["code"] == "too_many_games"
+        assert r.json()["message"] == text("server.too_many_games", language, max=2)
+        assert "2" in r.json()["message"]
+        english = client.post("/api/games", json={"seats": TWO}).json()
+        r = client.post("/api/games", headers=asked, json={"seats": TWO})
+        body = r.json()
+        assert r.status_code == 429 and body["code"] == english["code"] == "rate_limited"
+        assert english["message"].startswith("too many games created; try again in ")
+        wait = round(body["retry_after"], 1)
+        decimal = f"{wait:.1f}".replace(".", "," if language == "de" else ".")
+        assert decimal.rstrip("0").rstrip(",.") in body["message"]
+        assert body["message"] != english["message"]
+        assert not any(word in body["message"] for word in ("too", "many", "again"))
 
 
 def test_idle_games_leave_memory_and_come_back_from_the_log(tmp_path: Path) -> None:

@@ -17,6 +17,7 @@ used, so no build step stands between editing a text and seeing it.
 
 from __future__ import annotations
 
+import decimal
 import os
 import re
 from collections.abc import Mapping, Sequence
@@ -226,9 +227,14 @@ def text(key: str, language: str = DEFAULT_LANGUAGE, **params: Any) -> str:
 
 
 def _number(value: Any, language: str) -> Any:
-    """Integers as the language writes them (digit grouping); anything else unchanged."""
-    if isinstance(value, int) and not isinstance(value, bool):
-        return format_decimal(value, locale=language)
+    """Numbers as the language writes them (digit grouping, decimal sign: ``2,5`` in
+    German); anything else unchanged.  Integers of any size keep all their digits (a
+    client may send ``10**40`` as a replay step)."""
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        with decimal.localcontext() as context:
+            if isinstance(value, int):
+                context.prec = max(context.prec, len(str(abs(value))) + 4)
+            return format_decimal(value, locale=language)
     return value
 
 

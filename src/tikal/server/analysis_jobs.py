@@ -35,7 +35,7 @@ from ..bots.analysis import THRESHOLDS, Decision, Review, game_at, over_rounds, 
 from ..bots.analysis import summary as analysis_summary
 from ..errors import IllegalAction
 from ..hexes import label
-from ..messages import render
+from ..messages import Message, render
 from ..state import GameState
 from .errors import ServerError
 from .storage import Storage
@@ -206,8 +206,8 @@ class AnalysisJobs:
     def refuse_if_busy(self, replay_id: str) -> None:
         """409 ``analysis_running`` if ``replay_id`` is queued or being analysed."""
         if self.busy(replay_id):
-            raise ServerError("analysis_running", "this game is being analysed already; "
-                              "follow its progress with GET /api/replays/{id}/analysis", 409)
+            raise ServerError("analysis_running", Message(
+                "server.analysis_running", {"replay_id": replay_id}), 409)
 
     # -- starting ------------------------------------------------------------
 
@@ -216,11 +216,11 @@ class AnalysisJobs:
         """Queue the analysis of ``record`` (already checked: finished, not stored, not
         running); run it at once if a slot is free.  Call on the event loop."""
         if self._closed:
-            raise ServerError("unavailable", "the server is shutting down", 503)
+            raise ServerError("unavailable", Message("server.shutting_down"), 503)
         self.refuse_if_busy(replay_id)
         if len(self._waiting) >= self.settings.queue:
-            raise ServerError("analysis_busy", f"{len(self._waiting)} analyses are waiting "
-                              "already; try again later", 429, retry_after=30)
+            raise ServerError("analysis_busy", Message(
+                "server.analysis_busy", {"waiting": len(self._waiting)}), 429, retry_after=30)
         job = Job(replay_id, record, names, players, total_steps, cut)
         self._jobs[replay_id] = job
         self._waiting.append(job)

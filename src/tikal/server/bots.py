@@ -27,6 +27,7 @@ from typing import Any
 
 from .. import bots as bots_module
 from ..actions import Action
+from ..messages import Message
 from ..view import View
 from .errors import ServerError
 from .messages import action_entry
@@ -90,7 +91,7 @@ def hint_view(session: Session, seats: tuple[int, ...]) -> tuple[View, int]:
     with session.lock:
         game = session.game
         if not seats or game.current not in seats or game.is_over:
-            raise ServerError("forbidden", "hints are for the player to move", 403)
+            raise ServerError("forbidden", Message("server.hint_not_yours"), 403)
         return game.view(game.current), session.state
 
 
@@ -281,8 +282,7 @@ class Hints:
             return hint_entry(session, found[0], found[1], found[2], state, language)
         busy = (session.game_id, seats)
         if busy in self._busy:
-            raise ServerError("hint_busy", "a hint for this seat is being worked out; "
-                              "it comes as soon as it is ready", 429, retry_after=1)
+            raise ServerError("hint_busy", Message("server.hint_busy"), 429, retry_after=1)
         self._busy.add(busy)
         try:
             name = hint_bot_name()

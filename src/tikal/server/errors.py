@@ -13,22 +13,25 @@ class ServerError(Exception):
     """A refused request: ``code`` is machine-readable, ``status`` the HTTP status.
 
     A refusal by the engine also carries its ``reason`` (message key and parameters), so a
-    client can show it in another language; ``message`` is the English text.  Other
-    refusals may name a catalog ``key`` with ``params``; without one, a language other
-    than English says the code's general text (``error.<code>``).
+    client can show it in another language; ``message`` is the English text.  The
+    server's own refusals give their words as a catalog message (``server.*`` key and
+    parameters) in place of a text: ``ServerError("unknown_game", Message(
+    "server.unknown_game", {"game_id": game_id}), 404)``; ``message`` is then its English
+    rendering.  A plain text (kept for callers that have nothing better) reads as the
+    code's general text (``error.<code>``) in other languages.
     """
 
     def __init__(
-        self, code: str, message: str, status: int = 400, rule: str | None = None,
+        self, code: str, message: str | Message, status: int = 400, rule: str | None = None,
         state: int | None = None, reason: Message | None = None,
-        retry_after: float | None = None, key: str | None = None,
-        params: dict[str, Any] | None = None,
+        retry_after: float | None = None,
     ) -> None:
-        super().__init__(message)
-        self.key = key
-        self.params = dict(params or {})
+        #: the refusal's words as a catalog message (None for a plain English text)
+        self.detail = message if isinstance(message, Message) else None
+        english = render(message) if isinstance(message, Message) else message
+        super().__init__(english)
         self.code = code
-        self.message = message
+        self.message = english
         self.status = status
         self.rule = rule
         self.state = state
@@ -54,9 +57,8 @@ class ServerError(Exception):
                    reason=error.reason)
 
     def text(self, language: str = DEFAULT_LANGUAGE) -> str:
-        """The message in ``language`` (the English ``message`` as given for English)."""
-        return error_text(self.code, self.message, language, self.reason or (
-            Message(self.key, self.params) if self.key else None))
+        """The message in ``language`` (the English ``message`` for English)."""
+        return error_text(self.code, self.message, language, self.reason or self.detail)
 
     def to_json(self, language: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
         data: dict[str, Any] = {"type": "error", "code": self.code,
@@ -81,8 +83,9 @@ def rule_url(rule: str, language: str = DEFAULT_LANGUAGE) -> str:
 def error_text(
     code: str, english: str, language: str = DEFAULT_LANGUAGE, reason: Message | None = None,
 ) -> str:
-    """An error body's ``message`` in ``language``: the reason rendered when there is one,
-    else the general text of ``code``; English keeps the detailed text as given."""
+    """An error body's ``message`` in ``language``: the reason (or the server's detail
+    message) rendered when there is one, else the general text of ``code``; English keeps
+    the text as given (the English rendering of that message)."""
     if language == DEFAULT_LANGUAGE:
         return english
     if reason is not None:

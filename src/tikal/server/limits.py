@@ -17,6 +17,7 @@ from typing import Any
 import orjson
 from starlette.requests import HTTPConnection
 
+from ..messages import Message
 from .errors import ServerError
 from .i18n import request_language
 
@@ -29,9 +30,9 @@ MAX_DEPTH = 32
 MAX_NAME = 24
 
 Scope = MutableMapping[str, Any]
-Message = MutableMapping[str, Any]
-Receive = Callable[[], Awaitable[Message]]
-Send = Callable[[Message], Awaitable[None]]
+AsgiMessage = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[AsgiMessage]]
+Send = Callable[[AsgiMessage], Awaitable[None]]
 ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 
 
@@ -69,11 +70,12 @@ def parse_json(data: bytes | str) -> Any:
     """JSON from a client: ``too_deep`` (400) past :data:`MAX_DEPTH`, ``bad_request`` if
     malformed."""
     if too_deep(data):
-        raise ServerError("too_deep", f"JSON nested deeper than {MAX_DEPTH} levels")
+        raise ServerError("too_deep", Message("server.too_deep", {"max": MAX_DEPTH}))
     try:
         return orjson.loads(data)
     except orjson.JSONDecodeError as exc:
-        raise ServerError("bad_request", f"malformed JSON: {exc}") from None
+        raise ServerError("bad_request", Message(
+            "server.malformed_json", {"detail": str(exc)})) from None
 
 
 # ------------------------------------------------------------------ request bodies
@@ -102,18 +104,18 @@ class BodyLimit:
             size += len(body)
             if size > limit:
                 await _send_error(scope, send, ServerError(
-                    "too_large", f"request body over {limit} bytes", 413))
+                    "too_large", Message("server.too_large", {"limit": limit}), 413))
                 return
             chunks.append(body)
             more = message.get("more_body", False)
         data = b"".join(chunks)
         if too_deep(data):
             await _send_error(scope, send, ServerError(
-                "too_deep", f"JSON nested deeper than {MAX_DEPTH} levels"))
+                "too_deep", Message("server.too_deep", {"max": MAX_DEPTH})))
             return
         sent = False
 
-        async def replay() -> Message:
+        async def replay() -> AsgiMessage:
             nonlocal sent
             if sent:
                 return await receive()
@@ -215,18 +217,19 @@ class Limits:
                 bucket.tokens -= 1
                 return
             wait = (1 - bucket.tokens) / per_second
-        raise ServerError("rate_limited", f"too many {kind} requests; try again in "
-                          f"{wait:.1f} s", 429, retry_after=wait)
+        seconds = max(0.1, round(wait, 1))
+        raise ServerError("rate_limited", Message(
+            f"server.rate_limited.{kind}", {"wait": seconds}), 429, retry_after=wait)
 
     def check_games(self, active: int, bot_only: bool, bot_only_running: int) -> None:
         """The caps on games a client may start (``active`` ones it has running now)."""
         if not self.settings.enabled:
             return
         if active >= self.settings.games_per_client:
-            raise ServerError("too_many_games", f"at most {self.settings.games_per_client} "
-                              "games in progress per client; finish or leave one first", 429,
-                              retry_after=60)
+            raise ServerError("too_many_games", Message(
+                "server.too_many_games", {"max": self.settings.games_per_client}), 429,
+                retry_after=60)
         if bot_only and bot_only_running >= self.settings.bot_only_games:
-            raise ServerError("too_many_games", f"at most {self.settings.bot_only_games} "
-                              "games of bots only at a time on this server", 429,
-                              retry_after=60)
+            raise ServerError("too_many_games", Message(
+                "server.too_many_bot_games", {"max": self.settings.bot_only_games}), 429,
+                retry_after=60)

@@ -16,6 +16,7 @@ from typing import Any
 from ..actions import log_steps
 from ..components import RULE_SET_NAMES, rule_set
 from ..game import Game
+from ..messages import Message
 from ..seats import seat_look
 from .bots import BotRunner, bot_names, hint, hint_bot_name
 from .errors import ServerError
@@ -110,7 +111,8 @@ class Manager:
                 return session
         loaded = self.storage.load(game_id) if plausible_id(game_id) else None
         if loaded is None or loaded[0].kind != "game":
-            raise ServerError("unknown_game", f"there is no game {game_id!r}", 404)
+            raise ServerError("unknown_game", Message(
+                "server.unknown_game", {"game_id": game_id}), 404)
         record, log = loaded
         game = rebuild(record, log)
         with self._lock:
@@ -123,16 +125,19 @@ class Manager:
     ) -> tuple[Session, dict[str, Any]]:
         """A new game; returns it and the secret links data (tokens per seat)."""
         if rules not in RULE_SET_NAMES:
-            raise ServerError("bad_request", f"unknown rule set {rules!r}", 422)
+            raise ServerError("bad_request", Message("server.unknown_rules", {"rules": rules}),
+                              422)
         rs = rule_set(rules)
         if len(seats) not in rs.player_counts:
             counts = ", ".join(map(str, rs.player_counts))
-            raise ServerError("bad_request", f"{rules} is for {counts} players", 422)
+            raise ServerError("bad_request", Message(
+                "server.player_count", {"rules": rules, "counts": counts}), 422)
         options = dict(options or {})
         unknown = set(options) - set(rs.default_options)
         if unknown:
             names = ", ".join(sorted(unknown))
-            raise ServerError("bad_request", f"unknown option(s): {names}", 422)
+            raise ServerError("bad_request", Message(
+                "server.unknown_options", {"names": names, "count": len(unknown)}), 422)
         levels = bot_names()
         records: list[SeatRecord] = []
         tokens: dict[str, tuple[int, ...]] = {}
@@ -142,7 +147,8 @@ class Manager:
             if kind == "bot":
                 level = str(seat.get("level") or hint_bot_name())
                 if level not in levels:
-                    raise ServerError("bad_request", f"unknown bot level {level!r}", 422)
+                    raise ServerError("bad_request", Message(
+                        "server.unknown_level", {"level": level}), 422)
                 records.append(SeatRecord("bot", name, level))
             elif kind == "human":
                 token = new_token()
@@ -150,7 +156,7 @@ class Manager:
                 records.append(SeatRecord("human", name, None, token))
             else:
                 raise ServerError(
-                    "bad_request", f"seat kind must be human or bot, not {kind!r}", 422
+                    "bad_request", Message("server.seat_kind", {"kind": kind}), 422
                 )
         humans = tuple(p for p, s in enumerate(records) if s.kind == "human")
         hotseat_token = None
@@ -188,13 +194,13 @@ class Manager:
         session = self.get(game_id)
         seats = session.seats_for(token)
         if not isinstance(text, str) or not text.strip() or len(text) > 64:
-            raise ServerError("bad_request", "'action' must be an action in notation, e.g. 'end'")
+            raise ServerError("bad_request", Message("server.action_type"))
         self._catch_up_to(session, state)
         try:
             with session.lock:
                 acting = session.check_turn(seats, state)
                 if session.record.seats[acting].kind != "human":
-                    raise ServerError("forbidden", "a bot plays this seat", 403)
+                    raise ServerError("forbidden", Message("server.bot_seat"), 403)
                 session.apply(acting, text)
         except ServerError as exc:
             self._catch_up(session, exc)

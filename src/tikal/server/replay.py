@@ -12,7 +12,7 @@ from .. import svg
 from ..actions import LogStep, log_steps, parse_action, token_name
 from ..errors import NotationError, RecordError
 from ..game import Game
-from ..messages import render
+from ..messages import Message, render
 from ..seats import seat_look
 from ..state import ScoreEvent
 from .errors import ServerError
@@ -43,7 +43,7 @@ def download_record(manager: Manager, game_id: str) -> dict[str, Any]:
 def upload_record(manager: Manager, record: Any) -> str:
     """Store an uploaded record as a replay; raises ServerError if it does not replay."""
     if not isinstance(record, dict):
-        raise ServerError("bad_record", "a record is a JSON object (format tikal-record)", 422)
+        raise ServerError("bad_record", Message("server.record_object"), 422)
     try:
         game = Game.from_record(record)
     except RecordError as exc:
@@ -193,8 +193,8 @@ class Replay:
 
     def frame(self, step: int, language: str = "en") -> dict[str, Any]:
         if not 0 <= step <= self.total:
-            raise ServerError("no_frame", f"this replay has frames 0 to {self.total}, not "
-                              f"{step}", 404)
+            raise ServerError("no_frame", Message(
+                "server.no_frame", {"last": self.total, "step": step}), 404)
         game = self._game_at(step)
         view = game.view(None)
         g = view.state

@@ -12,6 +12,7 @@ from fastapi import APIRouter, FastAPI, Request
 from fastapi.responses import JSONResponse
 
 from ..bots.analysis import decisions
+from ..messages import Message
 from .analysis_jobs import AnalysisJobs, AnalysisSettings
 from .deps import client_of, services
 from .errors import ServerError
@@ -45,7 +46,7 @@ def jobs_of(request: Request) -> AnalysisJobs:
 
 def finished(replay: Replay) -> None:
     if not replay.final.is_over:
-        raise ServerError("not_finished", "only a finished game can be analysed", 409)
+        raise ServerError("not_finished", Message("server.not_finished"), 409)
 
 
 @router.post("/replays/{replay_id}/analysis", tags=["analysis"], status_code=202)

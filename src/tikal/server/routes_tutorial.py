@@ -18,7 +18,7 @@ from .. import rulebook, svg, tutorial
 from ..actions import token_name
 from ..errors import NotationError
 from ..game import Game
-from ..messages import LANGUAGES, language_from_accept, normalize_language, render
+from ..messages import LANGUAGES, Message, language_from_accept, normalize_language, render
 from .deps import client_of, services
 from .errors import ServerError
 from .i18n import page_html
@@ -58,7 +58,8 @@ def _find(part_id: str, step_id: str) -> tutorial.Step:
     try:
         return tutorial.load_part(part_id).step(step_id)
     except KeyError:
-        raise ServerError("not_found", f"no tutorial step {part_id}/{step_id}", 404) from None
+        raise ServerError("not_found", Message(
+            "server.no_tutorial_step", {"part": part_id, "step": step_id}), 404) from None
 
 
 def outline(language: str) -> dict[str, Any]:

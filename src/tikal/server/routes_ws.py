@@ -13,6 +13,7 @@ from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from ..messages import Message
 from .deps import Services, services
 from .errors import ServerError
 from .hub import Connection, encode
@@ -26,12 +27,11 @@ log = logging.getLogger("tikal.server")
 
 def parse_ws(text: str) -> dict[str, Any]:
     if len(text) > MAX_WS_MESSAGE:
-        raise ServerError("too_large", f"messages are limited to {MAX_WS_MESSAGE} characters", 413,
-                          key="error.ws.too_large", params={"limit": MAX_WS_MESSAGE})
+        raise ServerError("too_large", Message("error.ws.too_large", {"limit": MAX_WS_MESSAGE}),
+                          413)
     data = parse_json(text)
     if not isinstance(data, dict):
-        raise ServerError("bad_request", "a message is a JSON object with a 'type'",
-                          key="error.ws.not_object")
+        raise ServerError("bad_request", Message("error.ws.not_object"))
     return data
 
 
@@ -50,12 +50,10 @@ async def _hello(ws: WebSocket, session: Session) -> tuple[str | None, tuple[int
     """The first message: ``{"type": "hello", "token": ...}``; the token's seats."""
     data = parse_ws(await asyncio.wait_for(receive_text(ws), timeout=15))
     if data.get("type") != "hello":
-        raise ServerError("bad_request", "the first message must be {'type': 'hello'}",
-                          key="error.ws.hello_first")
+        raise ServerError("bad_request", Message("error.ws.hello_first"))
     token = data.get("token") or None
     if token is not None and not isinstance(token, str):
-        raise ServerError("bad_token", "the token must be a string", 403,
-                          key="error.ws.token_type")
+        raise ServerError("bad_token", Message("error.ws.token_type"), 403)
     return token, session.seats_for(token)
 
 
@@ -85,8 +83,7 @@ async def handle(
         if kind == "sync":
             await svc.hub.send_full(manager.get(game_id), conn)
             return []
-        raise ServerError("bad_request", f"unknown message type {kind!r}",
-                          key="error.ws.unknown_type", params={"kind": kind})
+        raise ServerError("bad_request", Message("error.ws.unknown_type", {"kind": kind}))
     except ServerError as exc:
         conn.put(exc.to_json(conn.language))
         if exc.code == "stale":  # then the state as it is now

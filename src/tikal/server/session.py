@@ -109,7 +109,7 @@ class Session:
             return ()
         seats = self.record.tokens.get(token) if isinstance(token, str) else None
         if seats is None:
-            raise ServerError("bad_token", "this link's token does not belong to this game", 403)
+            raise ServerError("bad_token", Message("error.bad_token"), 403)
         return seats
 
     def bot_to_move(self) -> int | None:
@@ -124,23 +124,20 @@ class Session:
     def check_turn(self, seats: tuple[int, ...], state: Any) -> int:
         """The seat that acts now, if ``seats`` include it and ``state`` is current."""
         if not seats:
-            raise ServerError("forbidden", "spectators cannot act; open a seat's invite link", 403)
+            raise ServerError("forbidden", Message("server.spectator"), 403)
         if not isinstance(state, int) or isinstance(state, bool):
-            raise ServerError("bad_request", "'state' (the state counter) must be an integer")
+            raise ServerError("bad_request", Message("server.state_type"))
         if state != self.state:
-            raise ServerError(
-                "stale", f"the game has moved on (state {self.state}, your move was for "
-                f"{state}); your screen is now up to date", 409, state=self.state,
-            )
+            raise ServerError("stale", Message(
+                "server.stale", {"state": self.state, "yours": state}), 409, state=self.state)
         game = self.game
         if game.is_over:
             raise ServerError("illegal", render(GAME_OVER), 422, rule="END-2", state=self.state,
                               reason=GAME_OVER)
         if game.current not in seats:
             who = self.record.seats[game.current].name
-            raise ServerError(
-                "not_your_turn", f"it is {who}'s turn, not yours", 403, state=self.state
-            )
+            raise ServerError("not_your_turn", Message("server.not_your_turn", {"name": who}),
+                              403, state=self.state)
         return game.current
 
     def apply(self, seat: int, text: str) -> None:
@@ -201,7 +198,7 @@ class Session:
             self.storage.append(self.game_id, entry)
         except StorageConflict:
             self.game = before
-            raise ServerError("stale", "another move was stored first", 409,
+            raise ServerError("stale", Message("server.stored_first"), 409,
                               state=self.state) from None
         except Exception:
             self.game = before
