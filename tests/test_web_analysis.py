@@ -304,6 +304,53 @@ def test_storage_keeps_the_first_analysis(storage: Storage) -> None:
     assert storage.load_analysis("other") is None
 
 
+def test_storage_lets_one_owner_at_a_time_compute_an_analysis(storage: Storage) -> None:
+    """The claim that makes several server processes compute an analysis once: one owner
+    at a time, renewed with the progress, taken over once it runs out (its process died),
+    dropped when the analysis is stored."""
+    now = time.time()
+    assert storage.analysis_claim("g1") is None
+    assert storage.claim_analysis("g1", "A", 12, now + 60)
+    assert not storage.claim_analysis("g1", "B", 12, now + 60)
+    assert storage.claim_analysis("g1", "A", 12, now + 60)  # its own: still A's
+    storage.renew_analysis("g1", "A", 5, now + 90)
+    storage.renew_analysis("g1", "B", 9, now + 99)  # not B's: nothing changes
+    assert storage.analysis_claim("g1") == {"owner": "A", "done": 5, "total": 12,
+                                            "until": now + 90}
+    storage.release_analysis("g1", "B")
+    assert storage.analysis_claim("g1") is not None
+    storage.renew_analysis("g1", "A", 6, now - 1)  # A stopped renewing: ran out
+    assert storage.claim_analysis("g1", "B", 12, now + 60)
+    assert storage.analysis_claim("g1") == {"owner": "B", "done": 0, "total": 12,
+                                            "until": now + 60}
+    seats = (SeatRecord("human", "A"), SeatRecord("human", "B"))
+    storage.create(GameRecord("g1", "demo", 2, {}, 1, seats, {}))
+    storage.save_analysis("g1", {"decisions": []})
+    assert storage.analysis_claim("g1") is None
+    storage.release_analysis("g1", "B")  # nothing left to release: no error
+
+
+def test_two_server_processes_compute_an_analysis_once(
+    tmp_path: Path, record: dict[str, Any]
+) -> None:
+    """Two servers on one database (as several ``tikal serve`` processes): asked on both,
+    the analysis is computed by one; the other follows its progress through the claim
+    and answers with the stored result."""
+    db = tmp_path / "games.sqlite3"
+    with app_client(db) as one, app_client(db) as two:
+        for client in (one, two):
+            jobs(client).follow_every = 0.05
+        game_id = play(one, record)
+        url = f"/api/replays/{game_id}/analysis"
+        assert one.post(url).status_code == 202
+        assert two.post(url).status_code == 202
+        first, _ = wait_done(one, game_id)
+        second, seen = wait_done(two, game_id)
+        assert first == second
+        assert sorted([jobs(one).reviewed, jobs(two).reviewed]) == [0, first["total"]]
+        assert seen == sorted(seen)
+
+
 # ------------------------------------------------------------------ the replay page
 
 

@@ -24,6 +24,8 @@ import logging
 import multiprocessing
 import os
 import random
+import secrets
+import socket
 import time
 from collections.abc import Mapping
 from concurrent.futures import Executor, ProcessPoolExecutor
@@ -181,6 +183,13 @@ class AnalysisJobs:
         self._closed = False
         #: decisions reviewed by this process (tests check that a stored result is reused)
         self.reviewed = 0
+        #: this process among the server processes sharing the database (claims)
+        self.owner = f"{socket.gethostname()}:{os.getpid()}:{secrets.token_hex(4)}"
+        #: how long a claim lasts without being renewed (each decision renews it), and
+        #: how often a job whose analysis another process computes looks at its progress
+        self.claim_seconds = 60.0
+        self.follow_every = 1.0
+        self._claimed: set[str] = set()
 
     # -- asking --------------------------------------------------------------
 
@@ -249,6 +258,10 @@ class AnalysisJobs:
         options = {"budget": self.settings.budget, "seed": self.settings.seed,
                    "candidates": self.settings.candidates}
         try:
+            if not await self._claim(job):  # another process computed and stored it
+                self._jobs.pop(job.replay_id, None)
+                return
+            job.done = 0
             reviews: list[Review] = []
             entries: list[dict[str, Any]] = []
             step = 0
@@ -261,6 +274,8 @@ class AnalysisJobs:
                                 "steps": len(decision.actions), **moves})
                 step += len(decision.actions)
                 job.done += 1
+                await asyncio.to_thread(self.storage.renew_analysis, job.replay_id, self.owner,
+                                        job.done, time.time() + self.claim_seconds)
             assert job.started_at is not None
             for entry, smoothed in zip(entries, over_rounds(reviews, job.players), strict=True):
                 entry["win_chance"] = smoothed.win_chance
@@ -273,6 +288,7 @@ class AnalysisJobs:
                 "decisions": entries, "summary": analysis_summary(reviews, job.players),
             }
             await asyncio.to_thread(self.storage.save_analysis, job.replay_id, result)
+            self._claimed.discard(job.replay_id)  # saving dropped the claim
             self._jobs.pop(job.replay_id, None)
         except asyncio.CancelledError:
             raise
@@ -281,9 +297,38 @@ class AnalysisJobs:
             job.status = "failed"
             job.error = f"the analysis failed ({type(exc).__name__}); it may be asked again"
         finally:
+            self._release(job.replay_id)
             self._running.discard(job.replay_id)
             if not self._closed:
                 self._next()
+
+    async def _claim(self, job: Job) -> bool:
+        """Take the claim on ``job``'s analysis, so that it is computed once however many
+        server processes share the database.  While another process holds the claim, the
+        job follows its progress; False once that process has stored the analysis, True
+        when the claim is ours (at once, or after the other's claim ran out: it died)."""
+        while True:
+            taken = await asyncio.to_thread(
+                self.storage.claim_analysis, job.replay_id, self.owner, job.total,
+                time.time() + self.claim_seconds)
+            if taken:
+                self._claimed.add(job.replay_id)
+                return True
+            while True:
+                await asyncio.sleep(self.follow_every)
+                if await asyncio.to_thread(self.storage.load_analysis, job.replay_id):
+                    return False
+                claim = await asyncio.to_thread(self.storage.analysis_claim, job.replay_id)
+                if claim is None or claim["until"] < time.time():
+                    break  # released (failed) or ran out: try to take it
+                job.done = claim["done"]
+
+    def _release(self, replay_id: str) -> None:
+        """Drop our claim on ``replay_id`` if we still hold it (a failure, a shutdown)."""
+        if replay_id in self._claimed:
+            self._claimed.discard(replay_id)
+            with contextlib.suppress(Exception):
+                self.storage.release_analysis(replay_id, self.owner)
 
     def forget_failed(self, replay_id: str) -> None:
         """Drop a failed job, so the analysis can be asked for again."""
@@ -299,6 +344,8 @@ class AnalysisJobs:
         for job in list(self._jobs.values()):
             if job.task is not None:
                 job.task.cancel()
+        for replay_id in list(self._claimed):  # another process may take them over at once
+            self._release(replay_id)
         self._waiting.clear()
         if self._pool is not None:
             self._pool.shutdown(wait=True, cancel_futures=True)

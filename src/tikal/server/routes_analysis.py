@@ -4,6 +4,7 @@ its progress, read the stored result.  The job model is in :mod:`.analysis_jobs`
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from typing import Any
@@ -85,6 +86,11 @@ async def get_analysis(request: Request, replay_id: str) -> dict[str, Any]:
     stored = await asyncio.to_thread(svc.storage.load_analysis, replay_id)
     if stored is not None:
         return stored
+    claim = await asyncio.to_thread(svc.storage.analysis_claim, replay_id)
+    if claim is not None and claim["until"] >= time.time():  # another server process
+        return {"type": "analysis", "id": replay_id, "status": "running",
+                "done": claim["done"], "total": claim["total"],
+                "budget": jobs_of(request).settings.budget}
     replay = await asyncio.to_thread(svc.replays.get, replay_id)
     return {"type": "analysis", "id": replay_id, "status": "none",
             "over": replay.final.is_over}

@@ -125,6 +125,24 @@ class Storage(Protocol):
         """The stored analysis of ``game_id``, or None."""
         ...
 
+    def claim_analysis(self, game_id: str, owner: str, total: int, until: float) -> bool:
+        """Whether ``owner`` may compute the analysis of ``game_id``: nobody else holds a
+        claim on it that lasts past now (a process that died stops renewing its claim, so
+        another takes over).  The claim lasts until ``until`` (a time.time())."""
+        ...
+
+    def renew_analysis(self, game_id: str, owner: str, done: int, until: float) -> None:
+        """``owner`` has done ``done`` decisions; its claim lasts until ``until``."""
+        ...
+
+    def analysis_claim(self, game_id: str) -> dict[str, Any] | None:
+        """The claim on ``game_id``'s analysis (owner, done, total, until), or None."""
+        ...
+
+    def release_analysis(self, game_id: str, owner: str) -> None:
+        """Drop ``owner``'s claim (the analysis was stored, failed or was cancelled)."""
+        ...
+
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -306,18 +324,57 @@ class SqliteStorage:
     # -- analyses (see tikal.server.analysis_jobs) -----------------------------
 
     def _analysis_table(self) -> None:
-        """Create the ``analyses`` table on first use (older files lack it)."""
+        """Create the ``analyses`` tables on first use (older files lack them)."""
         if not getattr(self, "_has_analyses", False):
             self._db.execute(ANALYSIS_SCHEMA)
+            self._db.execute(CLAIM_SCHEMA)
             self._has_analyses = True
 
     def save_analysis(self, game_id: str, analysis: dict[str, Any]) -> None:
         with self._lock:
             self._analysis_table()
+            self._db.execute("BEGIN IMMEDIATE")
+            try:
+                self._db.execute(
+                    "INSERT OR IGNORE INTO analyses (game_id, analysis, created) "
+                    "VALUES (?,?,?)", (game_id, json.dumps(analysis), time.time()),
+                )
+                self._db.execute("DELETE FROM analysis_claims WHERE game_id=?", (game_id,))
+            except BaseException:
+                self._db.execute("ROLLBACK")
+                raise
+            self._db.execute("COMMIT")
+
+    def claim_analysis(self, game_id: str, owner: str, total: int, until: float) -> bool:
+        with self._lock:
+            self._analysis_table()
+            row = self._db.execute(
+                CLAIM_SQL.replace("%s", "?"), (game_id, owner, total, until, time.time())
+            ).fetchone()
+        return row is not None
+
+    def renew_analysis(self, game_id: str, owner: str, done: int, until: float) -> None:
+        with self._lock:
+            self._analysis_table()
             self._db.execute(
-                "INSERT OR IGNORE INTO analyses (game_id, analysis, created) VALUES (?,?,?)",
-                (game_id, json.dumps(analysis), time.time()),
+                "UPDATE analysis_claims SET done=?, until=? WHERE game_id=? AND owner=?",
+                (done, until, game_id, owner),
             )
+
+    def analysis_claim(self, game_id: str) -> dict[str, Any] | None:
+        with self._lock:
+            self._analysis_table()
+            row = self._db.execute(
+                "SELECT owner, done, total, until FROM analysis_claims WHERE game_id=?",
+                (game_id,),
+            ).fetchone()
+        return claim_from_row(row)
+
+    def release_analysis(self, game_id: str, owner: str) -> None:
+        with self._lock:
+            self._analysis_table()
+            self._db.execute(
+                "DELETE FROM analysis_claims WHERE game_id=? AND owner=?", (game_id, owner))
 
     def load_analysis(self, game_id: str) -> dict[str, Any] | None:
         with self._lock:
@@ -391,6 +448,35 @@ def listing_from_row(row: Sequence[Any]) -> dict[str, Any]:
             for s in json.loads(row[6])
         ],
     }
+
+
+#: Who is computing which analysis (both databases), so that several server processes
+#: compute each one once: a claim lasts while its owner renews it after every decision.
+CLAIM_SCHEMA = """
+CREATE TABLE IF NOT EXISTS analysis_claims (
+    game_id TEXT PRIMARY KEY,
+    owner TEXT NOT NULL,
+    done INTEGER NOT NULL,
+    total INTEGER NOT NULL,
+    until DOUBLE PRECISION NOT NULL
+)
+"""
+
+#: Take the claim if there is none, it ran out, or it is the owner's own (both
+#: databases; parameters: game, owner, total, until, now); a row comes back if taken.
+CLAIM_SQL = """
+INSERT INTO analysis_claims (game_id, owner, done, total, until) VALUES (%s, %s, 0, %s, %s)
+ON CONFLICT (game_id) DO UPDATE SET owner=excluded.owner, done=0, total=excluded.total,
+    until=excluded.until
+WHERE analysis_claims.until < %s OR analysis_claims.owner = excluded.owner
+RETURNING game_id
+"""
+
+
+def claim_from_row(row: Any) -> dict[str, Any] | None:
+    if row is None:
+        return None
+    return {"owner": row[0], "done": int(row[1]), "total": int(row[2]), "until": float(row[3])}
 
 
 #: Stored analyses (both databases): one per game or uploaded record, as JSON.

@@ -32,6 +32,8 @@ import psycopg
 
 from .storage import (
     ANALYSIS_SCHEMA,
+    CLAIM_SCHEMA,
+    CLAIM_SQL,
     GAME_INSERT_COLUMNS,
     GAME_SELECT_COLUMNS,
     LISTING_COLUMNS,
@@ -40,6 +42,7 @@ from .storage import (
     LogEntry,
     StorageConflict,
     StorageUnavailable,
+    claim_from_row,
     entry_from_row,
     entry_row,
     game_from_row,
@@ -258,6 +261,7 @@ class PostgresStorage:
         if not getattr(self, "_has_analyses", False):
             conn.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))
             conn.execute(ANALYSIS_SCHEMA)
+            conn.execute(CLAIM_SCHEMA)
 
     def save_analysis(self, game_id: str, analysis: dict[str, Any]) -> None:
         def store(conn: psycopg.Connection[Any]) -> None:
@@ -267,6 +271,7 @@ class PostgresStorage:
                 "ON CONFLICT (game_id) DO NOTHING",
                 (game_id, json.dumps(analysis), time.time()),
             )
+            conn.execute("DELETE FROM analysis_claims WHERE game_id=%s", (game_id,))
 
         self._run(store)
         self._has_analyses = True
@@ -281,3 +286,31 @@ class PostgresStorage:
         row = self._run(read)
         self._has_analyses = True
         return dict(json.loads(row[0])) if row is not None else None
+
+    def _on_claims(self, sql: str, params: tuple[Any, ...]) -> Any:
+        """Run one statement on the claims table; its first row (or None)."""
+        def work(conn: psycopg.Connection[Any]) -> Any:
+            self._analysis_table(conn)
+            cursor = conn.execute(sql, params)
+            return cursor.fetchone() if cursor.description else None
+
+        row = self._run(work)
+        self._has_analyses = True
+        return row
+
+    def claim_analysis(self, game_id: str, owner: str, total: int, until: float) -> bool:
+        return self._on_claims(CLAIM_SQL, (game_id, owner, total, until, time.time())) is not None
+
+    def renew_analysis(self, game_id: str, owner: str, done: int, until: float) -> None:
+        self._on_claims(
+            "UPDATE analysis_claims SET done=%s, until=%s WHERE game_id=%s AND owner=%s",
+            (done, until, game_id, owner))
+
+    def analysis_claim(self, game_id: str) -> dict[str, Any] | None:
+        return claim_from_row(self._on_claims(
+            "SELECT owner, done, total, until FROM analysis_claims WHERE game_id=%s",
+            (game_id,)))
+
+    def release_analysis(self, game_id: str, owner: str) -> None:
+        self._on_claims("DELETE FROM analysis_claims WHERE game_id=%s AND owner=%s",
+                        (game_id, owner))
