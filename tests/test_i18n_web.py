@@ -193,6 +193,84 @@ def test_the_rules_page_is_the_rulebook_of_the_language(
     assert other.status_code == 307 and other.headers["location"] == "/rules"
 
 
+
+# ---------------------------------------------------------------- the replay's analysis panel
+
+
+def _script_keys(name: str) -> set[str]:
+    """The catalog keys a page script names literally: ``TK.t("...")``, ``TK.tn("...")``
+    and ``TK.term("...")`` (without ``web.``; ``kind.*`` as they are), not a key built from
+    a prefix (``TK.term("ruleset." + rules)``)."""
+    source = (SRC / "static" / name).read_text(encoding="utf-8")
+    return set(re.findall(r'TK\.(?:tn?|term)\(\s*"([a-z0-9_.]+)"\s*[,)]', source))
+
+
+def _catalog_key(key: str) -> str:
+    return key if key.startswith("kind.") else "web." + key
+
+
+def _fields(entry: str | tuple[str, ...]) -> set[str]:
+    return {name for form in _forms(entry) for _, name, _, _ in string.Formatter().parse(form)
+            if name}
+
+
+def test_every_text_of_the_replay_script_is_in_every_catalog_with_its_placeholders() -> None:
+    """replay.js formats only keys of the catalogs, the analysis panel's (``web.analysis.*``)
+    included, and each language's template has the English placeholders."""
+    from tikal.bots.analysis import THRESHOLDS
+
+    used = {_catalog_key(key) for key in _script_keys("replay.js")}
+    page = (SRC / "static" / "replay.html").read_text(encoding="utf-8")
+    marked = set(re.findall(r"\{\{(web\.[a-z0-9_.]+)\}\}", page))
+    # verdict names are looked up by the verdict the server sends
+    verdicts = {f"web.analysis.verdict.{name}" for name, _ in THRESHOLDS} | {
+        "web.analysis.verdict.best", "web.analysis.verdict.good"}
+    analysis = {key for key in catalog("en") if key.startswith("web.analysis.")}
+    assert {"web.analysis.graph_title", "web.analysis.decision", "web.analysis.failed",
+            "web.analysis.running", "web.analysis.legend"} <= used
+    assert analysis == {k for k in used | marked | verdicts if k.startswith("web.analysis.")}
+    plural = counters()
+    for key in sorted(used | verdicts):
+        english = catalog("en")[key]
+        wanted = _fields(english)
+        for language in TRANSLATED:
+            assert key in catalog(language), (language, key)
+            theirs = _fields(catalog(language)[key])
+            assert theirs == wanted or (
+                key in plural and theirs | {plural[key]} == wanted), (language, key)
+            if key in plural:
+                assert counters(language)[key] == plural[key], (language, key)
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_the_replay_pages_analysis_panel_reads_in_the_language(
+    client: TestClient, language: str
+) -> None:
+    answer = client.get("/replay/nosuchgame", params={"lang": language})
+    assert answer.status_code == 200
+    heading = re.search(r'<h2 id="analysis-title">([^<]*)</h2>', answer.text)
+    button = re.search(r'<button[^>]*id="analyze"[^>]*title="([^"]*)"[^>]*>([^<]*)</button>',
+                       answer.text)
+    progress = re.search(r'<progress id="analysis-progress"[^>]*aria-label="([^"]*)"',
+                         answer.text)
+    assert heading and button and progress
+    assert html.unescape(heading.group(1)) == text("web.analysis.heading", language)
+    assert html.unescape(button.group(2)) == text("web.analysis.analyze", language)
+    assert html.unescape(button.group(1)) == text("web.analysis.analyze_title", language)
+    assert html.unescape(progress.group(1)) == text("web.analysis.progress", language)
+    page = visible(answer.text)
+    for english in ("Analysis", "Analyze", "search bot"):
+        assert not any(english in t for t in page.texts), english
+    assert page.embedded is not None
+    texts = json.loads(page.embedded)["texts"]
+    for key in ("analysis.graph_title", "analysis.failed", "analysis.not_finished"):
+        assert texts[key] == text("web." + key, language) != text("web." + key, "en")
+    assert texts["analysis.running"]["counter"] == "total"
+    assert len(texts["analysis.running"]["forms"]) == {"de": 2, "ja": 1}[language]
+    english = client.get("/replay/nosuchgame", params={"lang": "en"}).text
+    assert '<h2 id="analysis-title">Analysis</h2>' in english and ">Analyze</button>" in english
+
+
 # ---------------------------------------------------------------- state messages
 
 

@@ -99,7 +99,6 @@ async function main() {
 
 const SVGNS = "http://www.w3.org/2000/svg";
 const VERDICTS = { blunder: "??", mistake: "?", inaccuracy: "?!" };
-const VERDICT_PLURALS = { blunder: "blunders", mistake: "mistakes", inaccuracy: "inaccuracies" };
 const G = { w: 900, h: 190, left: 40, right: 12, top: 12, bottom: 24 };
 let A = null; // the analysis once done
 let picked = null; // the decision whose better turn is shown
@@ -112,7 +111,8 @@ function svgEl(tag, attrs, ...children) {
   return node;
 }
 
-const pct = (x) => `${Math.round(x * 100)}%`;
+const PERCENT = new Intl.NumberFormat(TK.lang, { style: "percent", maximumFractionDigits: 0 });
+const pct = (x) => PERCENT.format(x);
 const gx = (step) => G.left + (A.steps ? step / A.steps : 0) * (G.w - G.left - G.right);
 const gy = (chance) => G.top + (1 - chance) * (G.h - G.top - G.bottom);
 
@@ -123,23 +123,26 @@ function analysisStatus(text, done, total) {
   if (total !== undefined) { bar.max = Math.max(1, total); bar.value = done; }
 }
 
+// A verdict's name (best, good, inaccuracy, mistake, blunder: web.analysis.verdict.*).
+const verdictName = (v) => TK.term("analysis.verdict." + v, v);
+
 function decisionLabel(d) {
-  const who = R.seats[d.player].name;
-  const verdict = VERDICTS[d.verdict] ? `${d.verdict} (${pct(d.loss)} lost)` : d.verdict;
-  return `Decision ${d.index + 1}, before step ${d.step + 1}: ${who}, ${verdict}; win chance ${pct(d.win_chance[d.player])}`;
+  const name = verdictName(d.verdict);
+  const verdict = VERDICTS[d.verdict] ? TK.t("analysis.verdict_loss", { verdict: name, loss: pct(d.loss) }) : name;
+  return TK.t("analysis.decision", { number: d.index + 1, step: d.step + 1, name: R.seats[d.player].name, verdict, chance: pct(d.win_chance[d.player]) });
 }
 
 function drawGraph() {
   const box = document.getElementById("analysis-graph");
   const graph = svgEl("svg", { class: "analysis-graph", viewBox: `0 0 ${G.w} ${G.h}`, role: "group", "aria-labelledby": "analysis-graph-title analysis-graph-desc" },
-    svgEl("title", { id: "analysis-graph-title" }, "Win chance per player over the game"),
-    svgEl("desc", { id: "analysis-graph-desc" }, `Each player's chance of winning before each of the ${A.decisions.length} decisions, estimated by the search bot from the deciding player's view. A point per decision on the mover's line; ?! inaccuracy, ? mistake, ?? blunder. Select a point to go to that decision and see the better turn on the board.`));
+    svgEl("title", { id: "analysis-graph-title" }, TK.t("analysis.graph_title")),
+    svgEl("desc", { id: "analysis-graph-desc" }, TK.t("analysis.graph_desc", { count: A.decisions.length })));
   for (const v of [0, 0.5, 1]) {
     graph.append(svgEl("line", { class: "grid", x1: G.left, x2: G.w - G.right, y1: gy(v), y2: gy(v) }),
       svgEl("text", { class: "axis", x: G.left - 6, y: gy(v) + 4, "text-anchor": "end" }, pct(v)));
   }
-  graph.append(svgEl("text", { class: "axis", x: G.left, y: G.h - 6, "text-anchor": "start" }, "step 0"),
-    svgEl("text", { class: "axis", x: G.w - G.right, y: G.h - 6, "text-anchor": "end" }, `step ${A.steps}`));
+  graph.append(svgEl("text", { class: "axis", x: G.left, y: G.h - 6, "text-anchor": "start" }, TK.t("analysis.axis_step", { step: 0 })),
+    svgEl("text", { class: "axis", x: G.w - G.right, y: G.h - 6, "text-anchor": "end" }, TK.t("analysis.axis_step", { step: A.steps })));
   graph.append(svgEl("line", { class: "cursor", id: "analysis-cursor", x1: gx(step), x2: gx(step), y1: G.top, y2: G.h - G.bottom }));
   R.seats.forEach((seat, p) => {
     const points = A.decisions.map((d) => `${gx(d.step).toFixed(1)},${gy(d.win_chance[p]).toFixed(1)}`).join(" ");
@@ -168,9 +171,13 @@ function drawGraph() {
   const legend = document.getElementById("analysis-legend");
   legend.replaceChildren(...R.seats.map((seat, p) => {
     const sum = A.summary[String(p)] || {};
-    return h("span", { class: "legend-item" }, TK.chip(seat, false, 16), ` ${seat.name}: `,
-      Object.keys(VERDICTS).map((v) => `${sum[v] || 0} ${sum[v] === 1 ? v : VERDICT_PLURALS[v]}`).join(", "),
-      `, ${pct(sum.lost || 0)} win chance given away`);
+    return h("span", { class: "legend-item" }, TK.chip(seat, false, 16), " ", TK.t("analysis.legend", {
+      name: seat.name,
+      blunders: TK.t("analysis.count.blunder", { count: sum.blunder || 0 }),
+      mistakes: TK.t("analysis.count.mistake", { count: sum.mistake || 0 }),
+      inexact: TK.t("analysis.count.inaccuracy", { count: sum.inaccuracy || 0 }),
+      lost: pct(sum.lost || 0),
+    }));
   }));
 }
 
@@ -184,9 +191,9 @@ function turnDetails(d) {
   return [
     h("div", { class: "turn-title" }, TK.chip(seat, false, 16), ` ${decisionLabel(d)}`),
     h("div", { class: "turn-moves" },
-      h("div", { class: "played" }, h("strong", {}, `Played (win chance ${pct(d.played_chance)}):`), moveList(d.played_moves)),
-      same ? h("div", { class: "better" }, h("strong", {}, "The search finds nothing better."))
-        : h("div", { class: "better" }, h("strong", {}, `Better (win chance ${pct(d.best_chance)}), outlined on the board:`), moveList(d.best_moves))),
+      h("div", { class: "played" }, h("strong", {}, TK.t("analysis.played", { chance: pct(d.played_chance) })), moveList(d.played_moves)),
+      same ? h("div", { class: "better" }, h("strong", {}, TK.t("analysis.nothing_better")))
+        : h("div", { class: "better" }, h("strong", {}, TK.t("analysis.better", { chance: pct(d.best_chance) })), moveList(d.best_moves))),
   ];
 }
 
@@ -194,8 +201,8 @@ function drawList() {
   const list = document.getElementById("analysis-list");
   const classified = A.decisions.filter((d) => VERDICTS[d.verdict]);
   list.replaceChildren(...classified.map((d) => h("li", { class: `verdict-${d.verdict}` },
-    h("button", { class: "btn small", "data-index": d.index, onclick: () => pick(d), onkeydown: keepKey }, "Show"), " ", ...turnDetails(d))));
-  if (!classified.length) list.replaceChildren(h("li", { class: "hint-text" }, "No inaccuracy, mistake or blunder found."));
+    h("button", { class: "btn small", "data-index": d.index, onclick: () => pick(d), onkeydown: keepKey }, TK.t("analysis.show")), " ", ...turnDetails(d))));
+  if (!classified.length) list.replaceChildren(h("li", { class: "hint-text" }, TK.t("analysis.none_found")));
 }
 
 function pick(d) {
@@ -229,7 +236,7 @@ function analysisDone(data) {
   A = data;
   stopPolling();
   document.getElementById("analyze").hidden = true;
-  analysisStatus(`${A.decisions.length} decisions judged from each player's view at the time (${A.budget} sample${A.budget === 1 ? "" : "s"} each, seed ${A.seed}).`);
+  analysisStatus(TK.t("analysis.done", { count: A.decisions.length, samples: TK.t("analysis.samples", { budget: A.budget }), seed: String(A.seed) }));
   drawGraph();
   drawList();
   analysisShown(step);
@@ -240,17 +247,17 @@ function analysisState(data) {
   if (data.status === "done") return analysisDone(data);
   if (data.status === "queued") {
     button.disabled = true;
-    analysisStatus(`Waiting: number ${data.position} in the queue.`, 0, data.total);
+    analysisStatus(TK.t("analysis.queued", { position: data.position }), 0, data.total);
   } else if (data.status === "running") {
     button.disabled = true;
-    analysisStatus(`Analysing: ${data.done} / ${data.total} decisions.`, data.done, data.total);
+    analysisStatus(TK.t("analysis.running", { done: data.done, total: data.total }), data.done, data.total);
   } else if (data.status === "failed") {
     button.disabled = false;
-    analysisStatus(data.message || "The analysis failed.");
+    analysisStatus(TK.t("analysis.failed")); // the page's own words, not the server's message
     return stopPolling();
   } else {
     button.disabled = !data.over;
-    analysisStatus(data.over ? "" : "Only a finished game can be analysed.");
+    analysisStatus(data.over ? "" : TK.t("analysis.not_finished"));
     return stopPolling();
   }
   if (!polling) polling = setInterval(pollAnalysis, 1000);
@@ -260,7 +267,7 @@ function stopPolling() { if (polling) { clearInterval(polling); polling = null; 
 
 async function pollAnalysis() {
   try { analysisState(await TK.api(`/api/replays/${encodeURIComponent(replayId)}/analysis`)); }
-  catch (e) { stopPolling(); analysisStatus("Cannot follow the analysis: " + e.message); }
+  catch (e) { stopPolling(); analysisStatus(TK.t("analysis.cannot_follow", { message: e.message })); }
 }
 
 async function startAnalysis() {
