@@ -26,7 +26,7 @@ from tikal.actions import parse_action
 from tikal.bots import make_bot
 from tikal.bots.analysis import decisions, game_at
 from tikal.hexes import label
-from tikal.messages import render
+from tikal.messages import Message, render
 from tikal.server import create_app
 from tikal.server.analysis_jobs import AnalysisJobs, AnalysisSettings, review_decision
 from tikal.server.databases import open_storage
@@ -139,6 +139,15 @@ def test_a_finished_game_is_analysed_once_and_the_result_stored(
         assert jobs(client).reviewed == reviewed
         storage: Storage = client.app.state.services.storage  # type: ignore[attr-defined]
         assert storage.load_analysis(game_id) == result
+        # asked in German: the same analysis, its moves said in German by the engine
+        german = client.get(url, params={"lang": "de"}).json()
+        played, gespielt = result["decisions"][0]["played_moves"][0], \
+            german["decisions"][0]["played_moves"][0]
+        assert gespielt["text"] == render(Message.from_json(played["message"]), "action",
+                                          result["names"], "de") != played["text"]
+        assert {**gespielt, "text": played["text"]} == played
+        assert [d["win_chance"] for d in german["decisions"]] == [
+            d["win_chance"] for d in result["decisions"]]
     # a new server process on the same file finds it stored
     with app_client(db) as client:
         assert client.get(url).json() == result

@@ -37,7 +37,7 @@ from ..bots.analysis import THRESHOLDS, Decision, Review, game_at, over_rounds, 
 from ..bots.analysis import summary as analysis_summary
 from ..errors import IllegalAction
 from ..hexes import label
-from ..messages import Message, render
+from ..messages import DEFAULT_LANGUAGE, Message, render
 from ..state import GameState
 from .errors import ServerError
 from .storage import Storage
@@ -91,12 +91,39 @@ class AnalysisSettings:
 
 
 def move_entry(g: GameState, action: Any, names: list[str]) -> dict[str, Any]:
-    """One move for the page: notation, the engine's text, the spaces it involves."""
+    """One move for the page: notation, the engine's description (``message``, stored so
+    that :func:`in_language` can say it in any language) and its English text, the
+    spaces it involves."""
+    described = g.describe(action)
     return {
         "action": str(action),
-        "text": render(g.describe(action), "action", names),
+        "text": render(described, "action", names),
+        "message": described.to_json(),
         "cells": [label(c) for c in action.cells],
     }
+
+
+MOVE_LISTS = ("played_moves", "best_moves")
+
+
+def in_language(result: dict[str, Any], language: str) -> dict[str, Any]:
+    """A stored analysis with its moves' texts in ``language`` (stored in English; older
+    results without the engine's messages stay English)."""
+    if language == DEFAULT_LANGUAGE or "decisions" not in result:
+        return result
+    names = list(result.get("names") or [])
+
+    def said(move: dict[str, Any]) -> dict[str, Any]:
+        if "message" not in move:
+            return move
+        return {**move, "text": render(Message.from_json(move["message"]), "action", names,
+                                       language)}
+
+    decisions = [
+        {**d, **{key: [said(m) for m in d[key]] for key in MOVE_LISTS if key in d}}
+        for d in result["decisions"]
+    ]
+    return {**result, "decisions": decisions}
 
 
 def played_moves(record: dict[str, Any], decision: Decision, names: list[str]

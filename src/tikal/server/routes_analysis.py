@@ -14,9 +14,10 @@ from fastapi.responses import JSONResponse
 
 from ..bots.analysis import decisions
 from ..messages import Message
-from .analysis_jobs import AnalysisJobs, AnalysisSettings
+from .analysis_jobs import AnalysisJobs, AnalysisSettings, in_language
 from .deps import client_of, services
 from .errors import ServerError
+from .i18n import request_language
 from .replay import Replay
 
 router = APIRouter(prefix="/api")
@@ -63,7 +64,7 @@ async def start_analysis(request: Request, replay_id: str) -> JSONResponse:
     replay = await asyncio.to_thread(svc.replays.get, replay_id)
     stored = await asyncio.to_thread(svc.storage.load_analysis, replay_id)
     if stored is not None:
-        return JSONResponse(stored, status_code=200)
+        return JSONResponse(in_language(stored, request_language(request)), status_code=200)
     finished(replay)
     jobs.refuse_if_busy(replay_id)
     jobs.forget_failed(replay_id)
@@ -85,7 +86,7 @@ async def get_analysis(request: Request, replay_id: str) -> dict[str, Any]:
         return found
     stored = await asyncio.to_thread(svc.storage.load_analysis, replay_id)
     if stored is not None:
-        return stored
+        return in_language(stored, request_language(request))
     claim = await asyncio.to_thread(svc.storage.analysis_claim, replay_id)
     if claim is not None and claim["until"] >= time.time():  # another server process
         return {"type": "analysis", "id": replay_id, "status": "running",
