@@ -122,16 +122,22 @@ class SearchPool:
     async def run(self, bot: Any, view: View) -> tuple[Action, Any]:
         if self.closed:
             raise RuntimeError("the bot pool is closed")
-        if self._pool is None:
-            context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+        pool = self._executor()
         seconds = self.budget(getattr(bot, "seconds", None))
         self.waiting += 1
         try:
             loop = asyncio.get_running_loop()
-            return await loop.run_in_executor(self._pool, think, bot, view, seconds)
+            return await loop.run_in_executor(pool, think, bot, view, seconds)
         finally:
             self.waiting -= 1
+
+    def _executor(self) -> Executor:
+        """The pool, started on first use (spawned workers: no state forked from the
+        server's threads)."""
+        if self._pool is None:
+            context = multiprocessing.get_context("spawn")
+            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+        return self._pool
 
     async def warm(self) -> list[int]:
         """Start every worker now and let each make one greedy choice, so that no bot's
@@ -141,14 +147,12 @@ class SearchPool:
         workers' process ids."""
         if self.closed:
             return []
-        if self._pool is None:
-            context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+        pool = self._executor()
         loop = asyncio.get_running_loop()
         # Each warm-up lasts long enough that the next one finds no idle worker, so
         # the pool starts another process for it.
         return list(await asyncio.gather(*(
-            loop.run_in_executor(self._pool, warm_up, 0.3) for _ in range(self.workers))))
+            loop.run_in_executor(pool, warm_up, 0.3) for _ in range(self.workers))))
 
     def close(self) -> None:
         """Stop the workers; waits for searches under way (at most one budget), since
