@@ -383,3 +383,45 @@ def test_evaluation_weights_are_data(tmp_path: Path) -> None:
     assert load_weights(path).camp == 2.5
     with pytest.raises(ValueError, match="weights need exactly"):
         Weights.from_json({"camp": 1.0})
+
+
+def _turn_of(game: Game) -> list[str]:
+    """The actions of the turn just played (from the last ``end`` before it)."""
+    history = [str(a) for a in game.history if not a.is_chance]
+    start = max((i for i, a in enumerate(history[:-1]) if a == "end"), default=-1) + 1
+    return history[start:]
+
+
+def test_simulated_opponents_reply_like_the_greedy_bot() -> None:
+    """With ``replies="greedy"`` a simulated opponent plays the turn the greedy bot would
+    play (its plan is the same search); ``fast`` plays the cheap policy, which differs."""
+    fast_differs = 0
+    for seed in range(1, 5):
+        game = Game.new("standard", 2, seed=seed)
+        greedy = GreedyBot(seed=seed)
+        while game.current == 0:
+            game.apply(greedy.choose(game.view(0)))
+        bot = MCTSBot(seed=seed, iterations=4, seconds=None)
+        real = game.clone()
+        while real.current == 1:
+            real.apply(greedy.choose(real.view(1)))
+        simulated = game.clone()
+        bot.planned_turn(simulated)
+        assert simulated.current == 0
+        assert _turn_of(simulated) == _turn_of(real)
+        fast = game.clone()
+        bot.rollout.fast_turn(fast)
+        fast_differs += _turn_of(fast) != _turn_of(real)
+    assert fast_differs
+
+
+def test_replies_are_checked() -> None:
+    with pytest.raises(ValueError, match="replies"):
+        MCTSBot(1, iterations=5, replies="psychic")
+    greedy = MCTSBot(1, iterations=5, seconds=None)
+    fast = MCTSBot(1, iterations=5, seconds=None, replies="fast")
+    assert greedy.replies == "greedy" and fast.replies == "fast"
+    # the same rollouts except for how the opponent replies: other leaf values somewhere
+    games = [Game.new("standard", 2, seed=s) for s in range(1, 5)]
+    assert any(greedy.simulate(g.clone(), [], 0) != fast.simulate(g.clone(), [], 0)
+               for g in games)

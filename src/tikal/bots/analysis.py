@@ -136,7 +136,8 @@ def review(
     player = game.current_player
     view = game.view(player)
     rng = _rng(seed, decision.index)
-    bot = MCTSBot(seed, iterations=budget, seconds=None, candidates=candidates, reward="win")
+    bot = MCTSBot(seed, iterations=budget, seconds=None, candidates=candidates, reward="win",
+                  replies="fast")
     played = truncate_after_take(list(decision.actions))
     plans = _candidates(bot, view.state, candidates)
     if played not in plans:

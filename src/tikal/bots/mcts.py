@@ -8,10 +8,21 @@ The greedy bot's own choice is always one of them.
 Each simulation plays one macro-action on a *determinization*, a full game
 consistent with the bot's view (:meth:`View.determinize`: the unseen tile order
 and the face-down token types are shuffled [HIDDEN-1]), finishes the turn and
-lets every other player reply and plays the bot's own next turn, all with the
-fast greedy policy (a truncated rollout of ``horizon`` turns, by default one
-round plus one turn), then scores the leaf with the evaluation.  Every
-simulated player maximises its own objective (max^n).
+lets every other player reply, then plays the bot's own next turn (a truncated
+rollout of ``horizon`` turns, by default one round plus one turn), and scores
+the leaf with the evaluation.  Every simulated player maximises its own
+objective (max^n).
+
+The opponents' replies are planned as the greedy bot plans its turns
+(``replies="greedy"``: beam search, 8 tile placements checked); the bot's own
+turns in the rollout use the fast policy (beam 1, the heuristic's placement).
+Before, the replies used the fast policy too, and more simulations did not
+help: against greedy, 2 players, 60 games on 30 screening deals, 50 and 200
+simulations per search both won 57.5% (95% CI 45-69%).  The estimates were
+biased, not noisy: the simulated opponent did not play like a real one.  With
+greedy replies the first 10 games of the same screen at 50 simulations were all
+won (mean margin +19 points instead of +4), although each simulation costs
+about 15 times more.
 
 The root player's reward depends on the number of players.  With two it is a
 soft chance of finishing first (:func:`win_chance`): against greedy bots with
@@ -75,6 +86,7 @@ class MCTSBot(PlanningBot):
         weights: Weights = DEFAULT_WEIGHTS,
         reward: str | None = None,
         temperature: float = 2.5,
+        replies: str = "greedy",
     ) -> None:
         super().__init__(seed)
         if seconds is None and iterations is None:
@@ -94,6 +106,10 @@ class MCTSBot(PlanningBot):
         self.reward = reward
         #: Points of uncertainty per scoring round still ahead (``win`` reward).
         self.temperature = temperature
+        if replies not in REPLIES:
+            raise ValueError(f"replies is one of {', '.join(REPLIES)}")
+        #: How the simulated opponents play their turns (module docstring).
+        self.replies = replies
         self.planner = TurnPlanner(weights, beam=beam, placements=8)
         self.rollout = TurnPlanner(weights, beam=1, placements=1)
         #: Totals over all searches (for simulations per second).
@@ -194,7 +210,10 @@ class MCTSBot(PlanningBot):
             mark = len(game.history)
             if ended >= horizon:
                 break
-            self.rollout.fast_turn(game)
+            if game.current != me and self.replies == "greedy":
+                self.planned_turn(game)
+            else:
+                self.rollout.fast_turn(game)
             steps += 1
         ev = Evaluator(game, self.weights)
         values = ev.values(game)
@@ -206,6 +225,27 @@ class MCTSBot(PlanningBot):
             return win_chance(values, me, spread)
         return ev.objective(values, me)
 
+
+    def planned_turn(self, game: GameState) -> None:
+        """Play the current player's turn as the greedy bot would: the planner's best plan
+        (the fast policy finishes whatever the plan leaves of the turn)."""
+        p = game.current
+        plans = self.planner.plan(game, k=1)
+        for action in plans[0].actions if plans else []:
+            if game.is_over or game.current != p:
+                break
+            try:
+                game.apply(action)
+            except IllegalAction:
+                break
+        if not game.is_over and game.current == p:
+            self.rollout.fast_turn(game)
+
+
+#: How simulated opponents reply: ``greedy`` plans each of their turns like the greedy
+#: bot (beam search, 8 placements checked); ``fast`` plays the cheapest policy (beam 1,
+#: the best placement by heuristic), about 15 times cheaper.
+REPLIES = ("greedy", "fast")
 
 #: ``win``: a soft chance of finishing first (the default); ``objective``: the
 #: evaluation's own objective (own value minus the opponents'); ``margin``: own
