@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import random
+
+import pytest
 from typer.testing import CliRunner
 
 from tikal.cli.root import build_app
@@ -42,3 +45,23 @@ def test_deltas_apply_as_documented() -> None:
     assert target == {}
     assert legal_actions({"legal": {"end": {"keys": ["action", "cost"], "rows": [["end", 0]]}}}
                          ) == ["end"]
+
+
+@pytest.mark.parametrize(("rules", "players"), [("standard", 2), ("standard", 4),
+                                                 ("auction", 3), ("demo", 2)])
+def test_the_clients_notations_are_the_offers(rules: str, players: int) -> None:
+    """The load client reads only the notations of a compact legal table; they are the
+    engine's legal actions (grouped by verb) all through a random game."""
+    from tikal import Game
+    from tikal.server.messages import compact_legal, legal_json
+
+    game = Game.new(rules, players, seed=7)
+    rng = random.Random(7)
+    names = [f"P{p}" for p in range(players)]
+    for _ in range(150):
+        if game.is_over:
+            break
+        g = game.view(game.current).state
+        table = compact_legal(legal_json(g, names))
+        assert sorted(legal_actions({"legal": table})) == sorted(map(str, g.legal_actions()))
+        game.apply(rng.choice(game.legal_actions()))
