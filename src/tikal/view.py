@@ -96,10 +96,17 @@ class View:
         _deal_tokens(game, tokens)
         return game
 
-    def to_json(self) -> dict[str, Any]:
-        """The public position plus history, scoring events and legal actions."""
+    def position_json(self) -> dict[str, Any]:
+        """The public position and who views it: :meth:`to_json` without the history,
+        the scoring events and the legal actions (the web server sends those apart, and
+        writing them was 60% of ``to_json``'s time, every move)."""
         data = position_to_json(self.state, public=True)
         data["viewer"] = self.player
+        return data
+
+    def to_json(self) -> dict[str, Any]:
+        """The public position plus history, scoring events and legal actions."""
+        data = self.position_json()
         data["history"] = [str(a) for a in self.state.history]
         data["score_events"] = [e.to_json() for e in self.state.score_events]
         data["legal"] = [str(a) for a in self.state.legal_actions()]

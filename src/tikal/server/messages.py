@@ -591,9 +591,12 @@ def readable(message: dict[str, Any]) -> dict[str, Any]:
 
 def seat_part(
     session: Session, seats: tuple[int, ...], language: str = DEFAULT_LANGUAGE,
+    view: View | None = None,
 ) -> dict[str, Any]:
     """What only the connections of ``seats`` are told: who they are, whether they act,
-    and their legal actions (built from their own view [HIDDEN-1])."""
+    and their legal actions (built from a view [HIDDEN-1]: ``view``, the snapshot's
+    public one, else the acting seat's; every seat's view is the same redacted game,
+    and legal actions are public)."""
     game = session.game
     your_turn = bool(seats) and game.current in seats and not game.is_over
     part: dict[str, Any] = {
@@ -603,7 +606,7 @@ def seat_part(
     if game.phase is not Phase.OVER:
         legal: dict[str, list[dict[str, Any]]] = {}
         if your_turn:
-            g = game.view(game.current).state
+            g = (view or game.view(game.current)).state
             legal = legal_json(g, session.names, language)
         part["legal"] = compact_legal(legal)
         part["verbs"] = verb_titles(list(legal), language)
@@ -651,13 +654,14 @@ def tile_rotations(rules: str, tile_id: str) -> dict[str, Any]:
 
 def public_part(
     session: Session, board: BoardCache, language: str = DEFAULT_LANGUAGE,
+    view: View | None = None,
 ) -> dict[str, Any]:
-    """Everything every connection is told, from the public view [HIDDEN-1] (the log is
-    added by :class:`Snapshot`)."""
-    view = session.game.view(None)
+    """Everything every connection is told, from the public view [HIDDEN-1] (``view``,
+    else made here; the log is added by :class:`Snapshot`)."""
+    view = view or session.game.view(None)
     g = view.state
     rs = g.rules
-    position = view.to_json()
+    position = view.position_json()
     for key in POSITION_SHOWN_ELSEWHERE:
         position.pop(key, None)
     if isinstance(position.get("board"), list):  # by space, so a new tile is one more key
@@ -812,7 +816,10 @@ class Snapshot:
         self.key = (session.state, session.bot_busy)
         self.rev = next(_revisions)
         self.previous_rev = previous.rev if previous is not None else -1
-        self.public = public_part(session, board, language)
+        #: The public view, shared by the public part and the seat parts (a view is a
+        #: redacted copy of the game: one instead of two per change).
+        self.view = session.game.view(None)
+        self.public = public_part(session, board, language, self.view)
         first = log.update(session, session.game, session.names)
         self.log = list(log.lines)
         self.seats: dict[tuple[int, ...], dict[str, Any]] = {}
@@ -828,7 +835,7 @@ class Snapshot:
     def seat(self, seats: tuple[int, ...]) -> dict[str, Any]:
         part = self.seats.get(seats)
         if part is None:
-            part = self.seats[seats] = seat_part(self.session, seats, self.language)
+            part = self.seats[seats] = seat_part(self.session, seats, self.language, self.view)
         return part
 
     def full(self, seats: tuple[int, ...]) -> dict[str, Any]:
