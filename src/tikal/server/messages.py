@@ -47,14 +47,28 @@ def _frozen(message: Message) -> tuple[Any, ...]:
     ))
 
 
+def _names_matter(message: Message) -> bool:
+    """Whether ``message`` names a player (a ``player`` seat, here or in a part): only
+    then do the players' names change its text."""
+    return any(
+        _names_matter(value) if isinstance(value, Message)
+        else name == "player" and isinstance(value, int)
+        for name, value in message.params.items()
+    )
+
+
 def cached_render(
     message: Message, form: str, names: Sequence[str], language: str = DEFAULT_LANGUAGE,
 ) -> str:
     """:func:`tikal.messages.render`, remembered: the same offers and log lines are
     rendered again and again (every legal action after every move), and rendering
-    formats every number through the locale."""
+    formats every number through the locale.  The players' names are part of the key
+    only for messages that name a player, so "move a worker A5 → A4" is rendered once
+    for every game, not once per game."""
     try:
-        key = (language, form, tuple(names), _frozen(message))
+        key = (language, form, _frozen(message))
+        if _names_matter(message):
+            key += tuple(names)
         found = _rendered.get(key)
     except TypeError:  # a parameter that cannot be a key: render every time
         return render(message, form, names, language)
@@ -85,15 +99,36 @@ def seat_json(
     return data
 
 
+#: What an action shows of itself, by action: its notation, its fields as
+#: :meth:`~tikal.actions.Action.to_json` writes them and its spaces' labels.  Actions are
+#: immutable values and the same few thousand are offered again and again, so each is
+#: written once (``str``, ``to_json`` and the labels were a quarter of the legal entries'
+#: time).  Callers must not change what they get: it is shared.
+_facts: dict[Action, tuple[str, dict[str, Any], tuple[str, ...]]] = {}
+FACTS_CACHE_SIZE = 50_000
+
+
+def action_facts(action: Action) -> tuple[str, dict[str, Any], tuple[str, ...]]:
+    """``(str(action), action.to_json(), labels of action.cells)``, each action written once."""
+    found = _facts.get(action)
+    if found is None:
+        if len(_facts) >= FACTS_CACHE_SIZE:
+            _facts.clear()
+        found = _facts[action] = (
+            str(action), action.to_json(), tuple(label(cell) for cell in action.cells))
+    return found
+
+
 def action_entry(
     g: GameState, action: Action, names: Sequence[str], language: str = DEFAULT_LANGUAGE,
 ) -> dict[str, Any]:
     """One action for a client: its fields, notation, cost, spaces and text (imperative)."""
+    notation, fields, cells = action_facts(action)
     return {
-        "action": str(action),
-        **action.to_json(),
+        "action": notation,
+        **fields,
         "cost": g.cost(action),
-        "cells": [label(cell) for cell in action.cells],
+        "cells": list(cells),
         "text": cached_render(g.describe(action), "action", names, language),
     }
 
@@ -477,9 +512,14 @@ def _template(value: str, entry: dict[str, Any], fields: list[str]) -> str | Non
     stand alone (not inside a longer word or number), or None if that would not read
     back exactly.  ``"place temple 1 on A3, turned 2"`` -> ``"place temple 1 on {cell},
     turned {rotation}"``: the same template for every cell and rotation."""
-    pairs = tuple((name, str(v)) for name in fields
-                  if isinstance(v := entry.get(name), (str, int)) and not isinstance(v, bool))
-    return _template_of(value, pairs)
+    return _template_of(value, _pairs(entry, fields))
+
+
+def _pairs(entry: dict[str, Any], fields: list[str]) -> tuple[tuple[str, str], ...]:
+    """The entry's fields that a template may name, with their values as text, in the
+    order they are written in (``fields``)."""
+    return tuple((name, str(v)) for name in fields
+                 if isinstance(v := entry.get(name), (str, int)) and not isinstance(v, bool))
 
 
 @functools.lru_cache(maxsize=65536)
@@ -514,37 +554,48 @@ def compact_legal(legal: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
     (``same``), a list column made of other fields by their names (``lists``: ``cells``
     of a move is ``["src", "dst"]``).  This took the largest message after a move from 8.9 KB to
     under 4 KB.  The texts are still the catalog's, rendered by the server."""
-    out: dict[str, Any] = {}
-    for verb, entries in legal.items():
-        keys: list[str] = []
-        for entry in entries:
-            keys.extend(k for k in entry if k != "verb" and k not in keys)
-        fields = sorted((k for k in keys if k not in TEMPLATED),  # longest values first
-                        key=lambda k: -len(str(entries[0].get(k, ""))))
-        rows = [dict(e) for e in entries]
-        templates: dict[str, list[str]] = {}
-        for column in TEMPLATED:
-            made = [_template(e[column], e, fields) if isinstance(e.get(column), str) else None
-                    for e in entries]
-            unique = list(dict.fromkeys(made))
-            if None in unique or len(unique) * 2 > len(entries):
-                continue  # nothing to share (or a text that cannot be a template)
-            index = {t: i for i, t in enumerate(unique)}
-            templates[column] = [t for t in unique if t is not None]
-            for row, made_one in zip(rows, made, strict=True):
-                row[column] = index[made_one]
-        table: dict[str, Any] = {}
-        lists = {k: names for k in keys if (names := _list_of_fields(k, rows, fields))}
-        same = {k: rows[0].get(k) for k in keys if k not in lists and len(rows) > 1
-                and all(r.get(k) == rows[0].get(k) for r in rows)}
-        keys = [k for k in keys if k not in lists and k not in same]
-        table["keys"] = keys
-        table["rows"] = [[r.get(k) for k in keys] for r in rows]
-        for name, part in (("same", same), ("lists", lists), ("templates", templates)):
-            if part:
-                table[name] = part
-        out[verb] = table
-    return out
+    return {verb: _legal_table(entries) for verb, entries in legal.items()}
+
+
+def _legal_table(entries: list[dict[str, Any]]) -> dict[str, Any]:
+    """One verb's entries as a table (:func:`compact_legal`)."""
+    keys = [k for k in dict.fromkeys(k for entry in entries for k in entry) if k != "verb"]
+    first = entries[0]
+    fields = sorted((k for k in keys if k not in TEMPLATED),  # longest values first
+                    key=lambda k: -len(str(first.get(k, ""))))
+    rows = [dict(e) for e in entries]
+    templates = _templated(entries, rows, fields)
+    lists = {k: names for k in keys if (names := _list_of_fields(k, rows, fields))}
+    same = {k: rows[0].get(k) for k in keys if k not in lists and len(rows) > 1
+            and all(r.get(k) == rows[0].get(k) for r in rows)}
+    keys = [k for k in keys if k not in lists and k not in same]
+    table: dict[str, Any] = {"keys": keys, "rows": [[r.get(k) for k in keys] for r in rows]}
+    for name, part in (("same", same), ("lists", lists), ("templates", templates)):
+        if part:
+            table[name] = part
+    return table
+
+
+def _templated(
+    entries: list[dict[str, Any]], rows: list[dict[str, Any]], fields: list[str],
+) -> dict[str, list[str]]:
+    """The ``templates`` of a table: for each column of :data:`TEMPLATED` whose texts
+    fit at most half as many templates as there are rows, the templates, and each row's
+    text replaced by its template's index (in ``rows``).  An entry's fields are paired
+    with their texts once for both columns."""
+    pairs = [_pairs(entry, fields) for entry in entries]
+    templates: dict[str, list[str]] = {}
+    for column in TEMPLATED:
+        made = [_template_of(v, p) if isinstance(v := e.get(column), str) else None
+                for e, p in zip(entries, pairs, strict=True)]
+        unique = list(dict.fromkeys(made))
+        if None in unique or len(unique) * 2 > len(entries):
+            continue  # nothing to share (or a text that cannot be a template)
+        index = {t: i for i, t in enumerate(unique)}
+        templates[column] = [t for t in unique if t is not None]
+        for row, made_one in zip(rows, made, strict=True):
+            row[column] = index[made_one]
+    return templates
 
 
 def _list_of_fields(column: str, rows: list[dict[str, Any]], fields: list[str]) -> list[str]:
