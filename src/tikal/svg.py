@@ -795,7 +795,25 @@ def board_spaces(
         x, y = hexes.pixel(cell, size)
         spaces[hexes.label(cell)] = _text(
             _space(defs, game, cell, x, y, size, {}, None, True, language))
-    return spaces, {key: _text(shape) for key, shape in defs.shapes.items()}
+    return spaces, {key: _shape_text(key, shape, language) for key, shape in defs.shapes.items()}
+
+
+#: Shapes' texts by id and language (see :func:`_shape_text`).
+_shape_texts: dict[tuple[str, str], str] = {}
+SHAPE_CACHE_SIZE: Final = 4096
+
+
+def _shape_text(key: str, shape: ET.Element, language: str) -> str:
+    """A ``<defs>`` shape as text, serialised once per id and language: an id names
+    everything its shape depends on but the language (the words in it), so the text
+    is the same each time (serialising the shapes was a quarter of
+    :func:`board_spaces`' time, the web server asking for one or two spaces a move)."""
+    found = _shape_texts.get((key, language))
+    if found is None:
+        if len(_shape_texts) >= SHAPE_CACHE_SIZE:
+            _shape_texts.clear()
+        found = _shape_texts[key, language] = _text(shape)
+    return found
 
 
 def board_label(tiles: int, language: str = DEFAULT_LANGUAGE) -> str:

@@ -309,20 +309,29 @@ def space_signature(g: GameState, cell: int) -> tuple[Any, ...]:
 
 def space_signatures(g: GameState, cells: list[int]) -> dict[int, tuple[Any, ...]]:
     """:func:`space_signature` of many cells at once (after every move, for every drawn
-    space: the lookups are hoisted, since this was 8% of the server's CPU per move)."""
+    space: the lookups are hoisted, and the figures are looked up only for the spaces
+    that hold any, since this was 8% of the server's CPU per move)."""
     tiles, levels, tokens, camps, guards, frontier = (
         g.tiles, g.levels, g.tokens, g.camps, g.guards, g.frontier)
-    seats = list(zip(g.workers, g.leader, strict=True))
+    figures = _figures_by_cell(g)
     out: dict[int, tuple[Any, ...]] = {}
     for cell in cells:
         placed = tiles.get(cell)
         out[cell] = (
             None if placed is None else (placed.spec.tile_id, placed.rotation, placed.stones),
             levels.get(cell), len(tokens.get(cell, ())), camps.get(cell), guards.get(cell),
-            cell in frontier,
-            tuple((workers.get(cell, 0), leader == cell) for workers, leader in seats),
+            cell in frontier, figures.get(cell),
         )
     return out
+
+
+def _figures_by_cell(g: GameState) -> dict[int, tuple[tuple[int, bool], ...]]:
+    """Each space that holds a figure: every seat's workers there and whether its leader
+    is (spaces without figures are left out)."""
+    seats = list(zip(g.workers, g.leader, strict=True))
+    occupied = {cell for workers, leader in seats for cell in (*workers, leader)}
+    return {cell: tuple((workers.get(cell, 0), leader == cell) for workers, leader in seats)
+            for cell in occupied}
 
 
 def shape_closure(ids: set[str], shapes: dict[str, str]) -> frozenset[str]:
@@ -769,33 +778,53 @@ def diff(old: Any, new: Any, path: list[Any], ops: list[list[Any]]) -> None:
     operations.  Dicts and lists are compared item by item; a list that grew gets its
     new items set one past its end (appended), one that shrank loses its last items
     (deleted from the end)."""
-    if old == new:
-        return
+    if old is not new and old != new:
+        _diff(old, new, path, ops)
+
+
+def _diff(old: Any, new: Any, path: list[Any], ops: list[list[Any]]) -> None:
+    """:func:`diff` of two values known to differ.  Items are compared where they are
+    met (the same object, then ``==`` at C speed) and only those that differ are gone
+    into, so an unchanged part costs no call: a move's diffs (the public part and two
+    seat parts) went from 130 calls to 27."""
     if isinstance(old, dict) and isinstance(new, dict):
-        for key in old:
-            if key not in new:
-                ops.append([[*path, key]])
-        for key, value in new.items():
-            if key in old:
-                diff(old[key], value, [*path, key], ops)
-            else:
-                ops.append([[*path, key], value])
+        _diff_dicts(old, new, path, ops)
     elif isinstance(old, list) and isinstance(new, list) and path:
-        if _only_removed(old, new, path, ops):
-            return
-        mine: list[list[Any]] = []
-        for i, (a, b) in enumerate(zip(old, new, strict=False)):
-            diff(a, b, [*path, i], mine)
-        mine.extend([[*path, i], new[i]] for i in range(len(old), len(new)))
-        mine.extend([[*path, i]] for i in range(len(old) - 1, len(new) - 1, -1))
-        if len(mine) > 4 and len(orjson.dumps(mine)) > len(orjson.dumps(new)) + 16:
-            ops.append([path, new])  # most items changed: the list whole is shorter
-        else:
-            ops.extend(mine)
+        _diff_lists(old, new, path, ops)
     elif isinstance(old, str) and isinstance(new, str) and len(new) >= SPLICE_FROM:
         ops.append(splice(old, new, path))
     else:
         ops.append([path, new])
+
+
+def _diff_dicts(
+    old: dict[Any, Any], new: dict[Any, Any], path: list[Any], ops: list[list[Any]],
+) -> None:
+    for key in old:
+        if key not in new:
+            ops.append([[*path, key]])
+    for key, value in new.items():
+        if key not in old:
+            ops.append([[*path, key], value])
+            continue
+        was = old[key]
+        if was is not value and was != value:
+            _diff(was, value, [*path, key], ops)
+
+
+def _diff_lists(old: list[Any], new: list[Any], path: list[Any], ops: list[list[Any]]) -> None:
+    if _only_removed(old, new, path, ops):
+        return
+    mine: list[list[Any]] = []
+    for i, (a, b) in enumerate(zip(old, new, strict=False)):
+        if a is not b and a != b:
+            _diff(a, b, [*path, i], mine)
+    mine.extend([[*path, i], new[i]] for i in range(len(old), len(new)))
+    mine.extend([[*path, i]] for i in range(len(old) - 1, len(new) - 1, -1))
+    if len(mine) > 4 and len(orjson.dumps(mine)) > len(orjson.dumps(new)) + 16:
+        ops.append([path, new])  # most items changed: the list whole is shorter
+    else:
+        ops.extend(mine)
 
 
 #: Strings at least this long are sent as a splice when that is shorter (a board space
