@@ -170,18 +170,38 @@ def _text(element: ET.Element) -> str:
     return ET.tostring(element, encoding="unicode")
 
 
-class _Defs:
-    """The shapes of one picture, each defined once under ``<defs>`` and drawn with ``<use>``."""
+#: Shapes made so far, by id and language (see :class:`_Defs`).
+_made: dict[tuple[str, str], ET.Element] = {}
+MADE_CACHE_SIZE: Final = 4096
 
-    def __init__(self) -> None:
+
+class _Defs:
+    """The shapes of one picture, each defined once under ``<defs>`` and drawn with ``<use>``.
+
+    With a ``language``, a shape already made for another picture in that language is
+    taken again (an id names everything a shape depends on but the words in it; a
+    shape, once made, is never changed): the web server draws a space or two per move,
+    and making their shapes afresh each time was a third of that."""
+
+    def __init__(self, language: str | None = None) -> None:
         self.shapes: dict[str, ET.Element] = {}
+        self.language = language
 
     def define(self, key: str, make: Callable[[], ET.Element]) -> str:
         if key not in self.shapes:
-            shape = make()
-            shape.set("id", key)
-            self.shapes[key] = shape
+            self.shapes[key] = self._make(key, make)
         return "#" + key
+
+    def _make(self, key: str, make: Callable[[], ET.Element]) -> ET.Element:
+        found = None if self.language is None else _made.get((key, self.language))
+        if found is None:
+            found = make()
+            found.set("id", key)
+            if self.language is not None:
+                if len(_made) >= MADE_CACHE_SIZE:
+                    _made.clear()
+                _made[key, self.language] = found
+        return found
 
     def use(
         self, parent: ET.Element, key: str, make: Callable[[], ET.Element], x: float = 0,
@@ -789,7 +809,7 @@ def board_spaces(
     use by id.  For clients that patch a board space by space (the web server re-sends
     only the spaces a move changed instead of the whole picture)."""
     game = _state(position)
-    defs = _Defs()
+    defs = _Defs(language)
     spaces = {}
     for cell in cells:
         x, y = hexes.pixel(cell, size)
