@@ -515,23 +515,13 @@ def step_actors(session: Session, first: int, new: int) -> dict[int, int]:
 TEMPLATED = ("action", "text")
 
 
-def _template(value: str, entry: dict[str, Any], fields: list[str]) -> str | None:
-    """``value`` with the entry's own field values written as ``{field}`` where they
-    stand alone (not inside a longer word or number), or None if that would not read
-    back exactly.  ``"place temple 1 on A3, turned 2"`` -> ``"place temple 1 on {cell},
-    turned {rotation}"``: the same template for every cell and rotation."""
-    return _template_of(value, _pairs(entry, fields))
-
-
-def _pairs(entry: dict[str, Any], fields: list[str]) -> tuple[tuple[str, str], ...]:
-    """The entry's fields that a template may name, with their values as text, in the
-    order they are written in (``fields``)."""
-    return tuple((name, str(v)) for name in fields
-                 if isinstance(v := entry.get(name), (str, int)) and not isinstance(v, bool))
-
-
 @functools.lru_cache(maxsize=65536)
 def _template_of(value: str, pairs: tuple[tuple[str, str], ...]) -> str | None:
+    """``value`` with an entry's own field values (``pairs``: name and text, in the order
+    they are tried) written as ``{field}`` where they stand alone (not inside a longer
+    word or number), or None if that would not read back exactly.  ``"place temple 1 on
+    A3, turned 2"`` -> ``"place temple 1 on {cell}, turned {rotation}"``: the same
+    template for every cell and rotation."""
     if "{" in value or "}" in value:
         return None
     found = value
@@ -545,7 +535,7 @@ def _template_of(value: str, pairs: tuple[tuple[str, str], ...]) -> str | None:
 
 
 def fill(template: str, entry: dict[str, Any]) -> str:
-    """A template of :func:`_template` with the entry's values written in (what clients do)."""
+    """A template of :func:`_template_of` with the entry's values written in (what clients do)."""
     return re.sub(r"\{([a-z_]+)\}", lambda m: str(entry[m.group(1)]), template)
 
 
@@ -569,12 +559,16 @@ def _legal_table(entries: list[dict[str, Any]]) -> dict[str, Any]:
     """One verb's entries as a table (:func:`compact_legal`), worked out column by
     column: a column with one value is found by ``list.count``, a list column and the
     rows by ``zip``, at C speed (row by row in Python it was 40% of a seat part)."""
-    keys = [k for k in dict.fromkeys(k for entry in entries for k in entry) if k != "verb"]
     first = entries[0]
+    known = first.keys()
+    if all(entry.keys() == known for entry in entries):  # the usual case: one kind
+        keys = [k for k in first if k != "verb"]
+    else:  # in the order they first come
+        keys = [k for k in dict.fromkeys(k for entry in entries for k in entry) if k != "verb"]
     fields = sorted((k for k in keys if k not in TEMPLATED),  # longest values first
                     key=lambda k: -len(str(first.get(k, ""))))
     columns = {k: [entry.get(k) for entry in entries] for k in keys}
-    templates = _templated(entries, columns, fields)
+    templates = _templated(columns, fields, len(entries))
     lists = {k: names for k in keys if (names := _list_of_fields(k, columns, fields))}
     same = {k: column[0] for k in keys if k not in lists and len(entries) > 1
             and (column := columns[k]).count(column[0]) == len(column)}
@@ -590,16 +584,17 @@ def _legal_table(entries: list[dict[str, Any]]) -> dict[str, Any]:
 
 
 def _templated(
-    entries: list[dict[str, Any]], columns: dict[str, list[Any]], fields: list[str],
+    columns: dict[str, list[Any]], fields: list[str], count: int,
 ) -> dict[str, list[str]]:
-    """The ``templates`` of a table: for each column of :data:`TEMPLATED` whose texts
-    fit at most half as many templates as there are entries, the templates, and the
-    column's texts replaced by their template's index (in ``columns``).  An entry's
-    fields are paired with their texts once for both columns, and a column is given up
-    as soon as it cannot be shared (one entry alone never is)."""
-    if len(entries) < 2:
+    """The ``templates`` of a table of ``count`` entries: for each column of
+    :data:`TEMPLATED` whose texts fit at most half as many templates as there are
+    entries, the templates, and the column's texts replaced by their template's index
+    (in ``columns``).  An entry's fields are paired with their texts once for both
+    columns, and a column is given up as soon as it cannot be shared (one entry alone
+    never is)."""
+    if count < 2:
         return {}
-    pairs = [_pairs(entry, fields) for entry in entries]
+    pairs = _pair_rows(columns, fields, count)
     templates: dict[str, list[str]] = {}
     for column in TEMPLATED:
         found = _template_index(columns.get(column), pairs)
@@ -608,6 +603,30 @@ def _templated(
             templates[column] = list(index)
             columns[column] = [index[t] for t in made]
     return templates
+
+
+def _pair_rows(
+    columns: dict[str, list[Any]], fields: list[str], count: int,
+) -> list[tuple[tuple[str, str], ...]]:
+    """Each entry's fields that a template may name (strings and numbers, not flags or
+    lists), with their values as text, in the order of ``fields``.  Worked out column
+    by column: a column of flags or lists is skipped whole, and where every column has
+    a text for every entry the rows are zipped at C speed."""
+    texts: list[list[tuple[str, str] | None]] = []
+    gaps = False
+    for name in fields:
+        column = [(name, str(v)) if isinstance(v, (str, int)) and not isinstance(v, bool)
+                  else None for v in columns[name]]
+        missing = column.count(None)
+        if missing < count:
+            texts.append(column)
+            gaps = gaps or missing > 0
+    if not texts:
+        return [()] * count
+    rows = zip(*texts, strict=True)
+    if gaps:
+        return [tuple(pair for pair in row if pair is not None) for row in rows]
+    return list(rows)  # type: ignore[arg-type]
 
 
 def _template_index(
