@@ -78,8 +78,10 @@ def cached_render(
     return found
 
 
+@functools.lru_cache(maxsize=256)
 def colour_name(name: str, language: str = DEFAULT_LANGUAGE) -> str:
-    """A seat colour's name in ``language`` (the catalog's ``colour.*``), else as given."""
+    """A seat colour's name in ``language`` (the catalog's ``colour.*``), else as given
+    (remembered: every snapshot names every seat's colour)."""
     key = f"colour.{name.lower()}"
     return render(Message(key), language=language) if key in catalog() else name
 
@@ -143,7 +145,14 @@ def legal_json(
 
 
 def verb_titles(verbs: Sequence[str], language: str = DEFAULT_LANGUAGE) -> dict[str, str]:
-    """A heading per verb, where the catalog names the deed (``deed.dig``: "digging a level")."""
+    """A heading per verb, where the catalog names the deed (``deed.dig``: "digging a level").
+    Remembered per list of verbs and language, since every seat part after every move
+    asks: callers must not change the result, it is shared."""
+    return _verb_titles(tuple(verbs), language)
+
+
+@functools.lru_cache(maxsize=1024)
+def _verb_titles(verbs: tuple[str, ...], language: str) -> dict[str, str]:
     known = catalog()
     return {verb: render(Message(f"deed.{verb}"), language=language)
             for verb in verbs if f"deed.{verb}" in known}
@@ -177,6 +186,14 @@ def rule_set_json(rs: RuleSet, language: str = DEFAULT_LANGUAGE) -> dict[str, An
         "option_texts": {name: render(Message(f"option.{name}"), language=language)
                          for name in rs.default_options},
     }
+
+
+@functools.lru_cache(maxsize=64)
+def shared_rule_set_json(name: str, language: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
+    """:func:`rule_set_json` of the rule set ``name``, built once per language: every
+    snapshot carries it, and the same object each time lets the diff pass it by
+    without comparing.  Callers must not change it: it is shared."""
+    return rule_set_json(rule_set(name), language)
 
 
 def log_lines(
@@ -782,7 +799,7 @@ def public_part(
         "phase": g.phase.value,
         "current": g.current,
         "ap": g.ap,
-        "rule_set": rule_set_json(rs, language),
+        "rule_set": shared_rule_set_json(rs.name, language),
         "over": g.is_over,
         "winners": g.winners,
         "scores": list(g.scores),
@@ -897,7 +914,7 @@ def _bmp(text: str) -> bool:
     """Whether ``text`` is all of the Basic Multilingual Plane: in UTF-16 only the
     characters beyond it take four bytes.  Encoding runs at C speed (1.5 µs for a board
     space of 1.4 KB); ``max(text)`` made a string of every character (25 µs for a space
-    with a "×" in it)."""
+    with one non-ASCII sign in it)."""
     return text.isascii() or len(text.encode("utf-16-le")) == 2 * len(text)
 
 
