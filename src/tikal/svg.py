@@ -760,8 +760,10 @@ def _cells_to_draw(game: GameState) -> list[int]:
 def _space(
     defs: _Defs, game: GameState, cell: int, x: float, y: float, size: float,
     marks: Mapping[int, str | None], chosen: int | None, coordinates: bool, language: str,
+    pieces: _Pieces | None = None,
 ) -> ET.Element:
-    """One space's ``<g>``: its tile (or empty hex), camp, guard, figures and label."""
+    """One space's ``<g>``: its tile (or empty hex), camp, guard, figures and label (the
+    tile and the figures through ``pieces``, when given)."""
     name = hexes.label(cell)
     placed = game.tiles.get(cell)
     classes = ["space"]
@@ -782,14 +784,17 @@ def _space(
         defs.use(space, _id("hex", size * 0.96), partial(_hex_shape, size * 0.96), class_="hex")
     else:
         _child(space, "title", _tile_title(game, cell, language))
-        space.append(_tile(defs, placed.spec, placed.rotation, size,
-                           game.levels.get(cell), len(game.tokens.get(cell, ())), language))
+        tile = (_tile if pieces is None else pieces.tile)(
+            defs, placed.spec, placed.rotation, size, game.levels.get(cell),
+            len(game.tokens.get(cell, ())), language)
+        space.append(tile)
         if cell in game.camps:
             _camp(defs, space, game.camps[cell], size, language)
         if cell in game.guards:
             owner, leader = game.guards[cell]
             _guard(defs, space, owner, leader, size, language)
-        _figure_layer(defs, space, game, cell, size, language)
+        (_figure_layer if pieces is None else pieces.figures)(
+            defs, space, game, cell, size, language)
     if coordinates:
         _child(space, "text", name, class_="lbl", x=-size * 0.9, y=size * 0.06)
     text = marks.get(cell)
@@ -798,6 +803,76 @@ def _space(
         _child(space, "text", text, x=0, y=size * 0.55 + 4, text_anchor="middle",
                font_size=11, font_weight=700, fill="#fff")
     return space
+
+
+#: Drawn pieces of spaces by what they show (see :class:`_Pieces`): their text and the
+#: shapes they use, in the order they define them.
+_drawn: dict[tuple[object, ...], tuple[str, dict[str, ET.Element]]] = {}
+DRAWN_CACHE_SIZE: Final = 20_000
+SLOT: Final = "tk-slot"
+SLOT_TEXT: Final = f"<{SLOT} />"  # how ElementTree writes an empty element
+
+
+class _Pieces:
+    """The tile and the figures of one space for :func:`board_spaces`, each drawn and
+    serialised once per look and language.
+
+    A space's tile picture (the larger part of its text) and its figures change apart
+    (a figure comes or goes, a temple grows), so the web server, which asks for one or
+    two changed spaces a move, mostly finds one of the two drawn before.  The space is
+    drawn with an empty ``<tk-slot />`` element in place of each piece, then the pieces'
+    texts are written into the slots: ElementTree writes a subtree the same alone as
+    inside its parent, so the text is the same as the whole space serialised at once.
+    The pieces' shapes are defined where the pieces stand, in their order, so ``defs``
+    ends up as it would have."""
+
+    def __init__(self) -> None:
+        self.texts: list[str] = []
+
+    def tile(
+        self, defs: _Defs, spec: TileSpec, rotation: int, size: float, level: int | None,
+        tokens: int | None, language: str,
+    ) -> ET.Element:
+        def draw(own: _Defs) -> list[ET.Element]:
+            return [_tile(own, spec, rotation, size, level, tokens, language)]
+        return self._slot(defs, ("tile", spec, rotation, size, level, tokens, language), draw)
+
+    def figures(
+        self, defs: _Defs, parent: ET.Element, game: GameState, cell: int, size: float,
+        language: str,
+    ) -> None:
+        found = tuple(_figures(game, cell))
+        if not found:
+            return
+
+        def draw(own: _Defs) -> list[ET.Element]:
+            group = ET.Element("g")
+            _figure_layer(own, group, game, cell, size, language)
+            return list(group)
+        parent.append(self._slot(defs, ("figures", found, cell, size, language), draw))
+
+    def _slot(
+        self, defs: _Defs, key: tuple[object, ...],
+        draw: Callable[[_Defs], list[ET.Element]],
+    ) -> ET.Element:
+        found = _drawn.get(key)
+        if found is None:
+            own = _Defs(defs.language)
+            text = "".join(_text(element) for element in draw(own))
+            if len(_drawn) >= DRAWN_CACHE_SIZE:
+                _drawn.clear()
+            found = _drawn[key] = (text, dict(own.shapes))
+        text, shapes = found
+        for name, shape in shapes.items():
+            defs.shapes.setdefault(name, shape)
+        self.texts.append(text)
+        return ET.Element(SLOT)
+
+    def fill(self, text: str) -> str:
+        """``text`` (a space drawn with slots) with the pieces written in, in order."""
+        for piece in self.texts:
+            text = text.replace(SLOT_TEXT, piece, 1)
+        return text
 
 
 def board_spaces(
@@ -813,8 +888,9 @@ def board_spaces(
     spaces = {}
     for cell in cells:
         x, y = hexes.pixel(cell, size)
-        spaces[hexes.label(cell)] = _text(
-            _space(defs, game, cell, x, y, size, {}, None, True, language))
+        pieces = _Pieces()
+        spaces[hexes.label(cell)] = pieces.fill(_text(
+            _space(defs, game, cell, x, y, size, {}, None, True, language, pieces)))
     return spaces, {key: _shape_text(key, shape, language) for key, shape in defs.shapes.items()}
 
 

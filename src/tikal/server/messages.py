@@ -643,7 +643,7 @@ def _pair_rows(
     rows = zip(*texts, strict=True)
     if gaps:
         return [tuple(pair for pair in row if pair is not None) for row in rows]
-    return list(rows)  # type: ignore[arg-type]
+    return list(rows)
 
 
 def _template_index(
