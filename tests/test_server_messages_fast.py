@@ -154,6 +154,21 @@ def test_legal_tables_equal_the_row_by_row_ones(
 
 
 @EXAMPLES
+@given(GAMES, st.sampled_from(LANGUAGES), st.sampled_from(NAMES))
+def test_remembered_legal_tables_equal_tables_made_afresh(
+    game: tuple[tuple[str, int], int], language: str, names: list[str],
+) -> None:
+    """A table made once per list of offers is the one its entries make (the cache is
+    shared by every game, so the same games are played twice: the second time every
+    table is one remembered)."""
+    (rules, players), seed = game
+    for _ in range(2):
+        for state in play(rules, players, seed, max_steps=120):
+            assert M.legal_tables(state, names, language) == M.compact_legal(
+                M.legal_json(state, names, language))
+
+
+@EXAMPLES
 @given(GAMES, st.sampled_from(LANGUAGES))
 def test_texts_remembered_across_games_equal_fresh_ones(
     game: tuple[tuple[str, int], int], language: str,
