@@ -1076,6 +1076,12 @@ class Publisher:
             self._latest[(session.game_id, language)] = (session, log, snap)
             return snap
 
+    def follows(self, session: Session, language: str = DEFAULT_LANGUAGE) -> bool:
+        """Whether the next snapshot of ``session`` in ``language`` follows one already
+        built (and so costs only what changed: no whole board to draw)."""
+        found = self._latest.get((session.game_id, language))
+        return found is not None and found[0] is session
+
     def languages(self, game_id: str) -> set[str]:
         """The languages a snapshot of ``game_id`` is kept in."""
         return {language for game, language in self._latest if game == game_id}
