@@ -234,3 +234,23 @@ def test_space_signatures_change_where_the_reference_ones_do(
         picture = board_spaces(state, [cell])[0]
         key = (cell, fast[cell])
         assert seen.setdefault(key, str(picture)) == str(picture)
+
+
+@settings(max_examples=6, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(GAMES, st.sampled_from(LANGUAGES))
+def test_a_board_redrawn_where_something_changed_equals_one_drawn_afresh(
+    game: tuple[tuple[str, int], int], language: str,
+) -> None:
+    """Only the spaces where a part of the position changed are looked at again: the
+    pieces still equal the whole board's drawn anew, with undos among the moves."""
+    (rules, players), seed = game
+    patched = M.BoardCache(language)
+    rng = random.Random(seed)
+    for step, state in enumerate(play(rules, players, seed, max_steps=150)):
+        if state.can_undo() and rng.random() < 0.1:
+            state.undo()
+        view = state.view(None)
+        parts = patched.update(view)
+        if step % 4 == 0:
+            assert parts == M.BoardCache(language).update(view)

@@ -100,23 +100,26 @@ def seat_json(
     return data
 
 
-#: What an action shows of itself, by action: its notation, its fields as
-#: :meth:`~tikal.actions.Action.to_json` writes them and its spaces' labels.  Actions are
-#: immutable values and the same few thousand are offered again and again, so each is
-#: written once (``str``, ``to_json`` and the labels were a quarter of the legal entries'
-#: time).  Callers must not change what they get: it is shared.
-_facts: dict[Action, tuple[str, dict[str, Any], tuple[str, ...]]] = {}
+#: What an action shows of itself, by the action's identity: its notation, its fields
+#: as :meth:`~tikal.actions.Action.to_json` writes them, its spaces' labels, and the
+#: action (held, so its ``id`` stays its own).  Actions are immutable and the engine
+#: offers the same few thousand objects again and again, so each is written once
+#: (``str``, ``to_json`` and the labels were a quarter of the legal entries' time); by
+#: identity, since a frozen dataclass hashes its fields in Python on every lookup.
+#: Callers must not change what they get: it is shared.
+_facts: dict[int, tuple[str, dict[str, Any], tuple[str, ...], Action]] = {}
 FACTS_CACHE_SIZE = 50_000
 
 
-def action_facts(action: Action) -> tuple[str, dict[str, Any], tuple[str, ...]]:
-    """``(str(action), action.to_json(), labels of action.cells)``, each action written once."""
-    found = _facts.get(action)
-    if found is None:
+def action_facts(action: Action) -> tuple[str, dict[str, Any], tuple[str, ...], Action]:
+    """``(str(action), action.to_json(), labels of action.cells, action)``, each action
+    written once."""
+    found = _facts.get(id(action))
+    if found is None or found[3] is not action:
         if len(_facts) >= FACTS_CACHE_SIZE:
             _facts.clear()
-        found = _facts[action] = (
-            str(action), action.to_json(), tuple(label(cell) for cell in action.cells))
+        found = _facts[id(action)] = (
+            str(action), action.to_json(), tuple(label(cell) for cell in action.cells), action)
     return found
 
 
@@ -129,7 +132,7 @@ def action_entry(
 
 
 def _entry(action: Action, cost: int, text: str) -> dict[str, Any]:
-    notation, fields, cells = action_facts(action)
+    notation, fields, cells, _ = action_facts(action)
     return {"action": notation, **fields, "cost": cost, "cells": list(cells), "text": text}
 
 
@@ -349,6 +352,27 @@ def _figures_by_cell(g: GameState) -> dict[int, tuple[tuple[int, bool], ...]]:
             for cell in occupied}
 
 
+def touched_cells(old: GameState, new: GameState) -> set[int]:
+    """The cells where anything a space's picture depends on (its
+    :func:`space_signature`'s parts) differs between two positions of one game: a
+    superset of the spaces that look different.  Each part is compared whole first (at
+    C speed; the same objects mostly, a view's copy being shallow) and gone into only
+    if it differs, instead of making every space's signature after every move."""
+    cells: set[int] = set(old.frontier ^ new.frontier)
+    parts: list[tuple[dict[int, Any], dict[int, Any]]] = [
+        (old.tiles, new.tiles), (old.levels, new.levels), (old.tokens, new.tokens),
+        (old.camps, new.camps), (old.guards, new.guards),
+        *zip(old.workers, new.workers, strict=True)]
+    for before, after in parts:
+        if before != after:
+            cells.update(key for key in before.keys() | after.keys()
+                         if before.get(key) != after.get(key))
+    for before_cell, after_cell in zip(old.leader, new.leader, strict=True):
+        if before_cell != after_cell:
+            cells.update((before_cell, after_cell))
+    return cells
+
+
 def shape_closure(ids: set[str], shapes: dict[str, str]) -> frozenset[str]:
     """``ids`` and every shape they draw in turn."""
     seen: set[str] = set()
@@ -394,8 +418,9 @@ class BoardCache:
     """A game's board in pieces (:func:`board_parts`) in one language, re-drawn space by
     space.
 
-    Each update compares every space's :func:`space_signature` with the last one and
-    draws only the spaces that changed (:func:`tikal.svg.board_spaces`).  The whole
+    Each update compares the :func:`space_signature` of every space where something
+    changed since the last update (:func:`touched_cells`) with its last one and draws
+    only the spaces that changed (:func:`tikal.svg.board_spaces`).  The whole
     board is drawn again only when the cells drawn change (the demo's growing plane); a
     shape drawn for the first or the last time only enters or leaves ``<defs>`` (kept
     sorted by id), so the pieces always equal those of a whole board drawn afresh.
@@ -414,14 +439,18 @@ class BoardCache:
         self.refs: dict[str, frozenset[str]] = {}
         self.shapes: dict[str, str] = {}
         self.in_use: frozenset[str] = frozenset()
+        self.state: GameState | None = None  # the position last drawn
 
     def update(self, view: View) -> dict[str, Any]:
         g = view.state
         cells = drawn_cells(g)
-        if not self.parts or cells != self.cells:
+        if not self.parts or cells != self.cells or self.state is None:
             return self._whole(view, cells)
-        signatures = space_signatures(g, cells)
-        changed = [cell for cell in cells if signatures[cell] != self.signatures[cell]]
+        touched = touched_cells(self.state, g)
+        self.state = g
+        signatures = space_signatures(g, [cell for cell in cells if cell in touched])
+        changed = [cell for cell in cells
+                   if cell in signatures and signatures[cell] != self.signatures[cell]]
         if not changed:
             return self.parts
         spaces, shapes = drawn_spaces(view, changed, signatures, self.language)
@@ -429,7 +458,8 @@ class BoardCache:
         refs = dict(self.refs)
         refs.update({name: frozenset(HREF.findall(text)) for name, text in spaces.items()})
         in_use = shape_closure(set().union(*refs.values()), self.shapes)
-        self.signatures, self.refs = signatures, refs
+        self.signatures = {**self.signatures, **signatures}
+        self.refs = refs
         label = root_label(len(g.tiles), self.language)
         self.parts = {**self.parts, "root": ROOT_LABEL.sub(label, self.parts["root"], count=1),
                       "spaces": {**self.parts["spaces"], **spaces}}
@@ -442,6 +472,7 @@ class BoardCache:
         g = view.state
         self.parts = board_parts(svg.board(view, language=self.language))
         self.cells = cells
+        self.state = g
         self.signatures = space_signatures(g, cells)
         self.refs = {name: frozenset(HREF.findall(text))
                      for name, text in self.parts["spaces"].items()}
