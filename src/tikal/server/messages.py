@@ -381,8 +381,16 @@ def shape_closure(ids: set[str], shapes: dict[str, str]) -> frozenset[str]:
         key = todo.pop()
         if key not in seen:
             seen.add(key)
-            todo.extend(HREF.findall(shapes.get(key, "")))
+            todo.extend(hrefs(shapes.get(key, "")))
     return frozenset(seen)
+
+
+@functools.lru_cache(maxsize=8192)
+def hrefs(picture: str) -> frozenset[str]:
+    """The ids a piece of a picture draws (``href="#..."``), read once per text: the
+    same shapes and spaces come again after every move (the closure of the shapes in
+    use read every one of them each time)."""
+    return frozenset(HREF.findall(picture))
 
 
 #: Space fragments by (rule set, players, cell, signature, language): the same space looks
@@ -456,7 +464,7 @@ class BoardCache:
         spaces, shapes = drawn_spaces(view, changed, signatures, self.language)
         self.shapes.update(shapes)
         refs = dict(self.refs)
-        refs.update({name: frozenset(HREF.findall(text)) for name, text in spaces.items()})
+        refs.update({name: hrefs(text) for name, text in spaces.items()})
         in_use = shape_closure(set().union(*refs.values()), self.shapes)
         self.signatures = {**self.signatures, **signatures}
         self.refs = refs
@@ -474,8 +482,7 @@ class BoardCache:
         self.cells = cells
         self.state = g
         self.signatures = space_signatures(g, cells)
-        self.refs = {name: frozenset(HREF.findall(text))
-                     for name, text in self.parts["spaces"].items()}
+        self.refs = {name: hrefs(text) for name, text in self.parts["spaces"].items()}
         self.shapes.update(self.parts["defs"])
         self.in_use = shape_closure(set().union(*self.refs.values()), self.shapes)
         self.parts["defs"] = {key: self.shapes[key] for key in sorted(self.in_use)}
