@@ -720,21 +720,29 @@ def legal_tables(
     the turn, the same moves in another game or turn): over 20 random two-player
     games 80% of the tables and 40% of the offers had been seen before.  Callers must
     not change the tables: they are shared."""
-    grouped: dict[str, list[tuple[Action, int, str]]] = {}
+    grouped: dict[str, list[tuple[str, int, str]]] = {}
+    actions: dict[str, list[Action]] = {}
     for action in g.legal_actions():
-        grouped.setdefault(action.verb, []).append(
-            (action, g.cost(action), cached_render(g.describe(action), "action", names,
-                                                   language)))
-    return {verb: _shared_table(offers) for verb, offers in grouped.items()}
+        offer = (action_facts(action)[0], g.cost(action),
+                 cached_render(g.describe(action), "action", names, language))
+        verb = action.verb
+        if verb in grouped:
+            grouped[verb].append(offer)
+            actions[verb].append(action)
+        else:
+            grouped[verb], actions[verb] = [offer], [action]
+    return {verb: _shared_table(offers, actions[verb]) for verb, offers in grouped.items()}
 
 
-def _shared_table(offers: list[tuple[Action, int, str]]) -> dict[str, Any]:
-    key = tuple((action_facts(action)[0], cost, text) for action, cost, text in offers)
+def _shared_table(offers: list[tuple[str, int, str]], actions: list[Action]) -> dict[str, Any]:
+    key = tuple(offers)
     found = _tables.get(key)
     if found is None:
         if len(_tables) >= TABLE_CACHE_SIZE:
             _tables.clear()
-        found = _tables[key] = _legal_table([_entry(*offer) for offer in offers])
+        found = _tables[key] = _legal_table([
+            _entry(action, cost, text)
+            for action, (_, cost, text) in zip(actions, offers, strict=True)])
     return found
 
 
