@@ -107,11 +107,12 @@ def seat_json(
 #: (``str``, ``to_json`` and the labels were a quarter of the legal entries' time); by
 #: identity, since a frozen dataclass hashes its fields in Python on every lookup.
 #: Callers must not change what they get: it is shared.
-_facts: dict[int, tuple[str, dict[str, Any], tuple[str, ...], Action]] = {}
+Facts = tuple[str, dict[str, Any], tuple[str, ...], Action]
+_facts: dict[int, Facts] = {}
 FACTS_CACHE_SIZE = 50_000
 
 
-def action_facts(action: Action) -> tuple[str, dict[str, Any], tuple[str, ...], Action]:
+def action_facts(action: Action) -> Facts:
     """``(str(action), action.to_json(), labels of action.cells, action)``, each action
     written once."""
     found = _facts.get(id(action))
@@ -610,27 +611,35 @@ def compact_legal(legal: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
 
 
 def _legal_table(entries: list[dict[str, Any]]) -> dict[str, Any]:
-    """One verb's entries as a table (:func:`compact_legal`), worked out column by
-    column: a column with one value is found by ``list.count``, a list column and the
-    rows by ``zip``, at C speed (row by row in Python it was 40% of a seat part)."""
+    """One verb's entries as a table (:func:`compact_legal`)."""
     first = entries[0]
     known = first.keys()
     if all(entry.keys() == known for entry in entries):  # the usual case: one kind
         keys = [k for k in first if k != "verb"]
     else:  # in the order they first come
         keys = [k for k in dict.fromkeys(k for entry in entries for k in entry) if k != "verb"]
+    columns = {k: [entry.get(k) for entry in entries] for k in keys}
+    return _table(keys, columns, len(entries), first)
+
+
+def _table(
+    keys: list[str], columns: dict[str, list[Any]], count: int, first: dict[str, Any],
+) -> dict[str, Any]:
+    """The table of ``count`` entries given as ``columns`` (by key, in the entries'
+    order; ``first`` is the first entry), worked out column by column: a column with one
+    value is found by ``list.count``, a list column and the rows by ``zip``, at C speed
+    (row by row in Python it was 40% of a seat part)."""
     fields = sorted((k for k in keys if k not in TEMPLATED),  # longest values first
                     key=lambda k: -len(str(first.get(k, ""))))
-    columns = {k: [entry.get(k) for entry in entries] for k in keys}
-    templates = _templated(columns, fields, len(entries))
+    templates = _templated(columns, fields, count)
     lists = {k: names for k in keys if (names := _list_of_fields(k, columns, fields))}
-    same = {k: column[0] for k in keys if k not in lists and len(entries) > 1
+    same = {k: column[0] for k in keys if k not in lists and count > 1
             and (column := columns[k]).count(column[0]) == len(column)}
     keys = [k for k in keys if k not in lists and k not in same]
     table: dict[str, Any] = {
         "keys": keys, "rows": [list(row) for row in zip(*(columns[k] for k in keys), strict=True)]}
     if not keys:  # every column shared or a list: one empty row per entry
-        table["rows"] = [[] for _ in entries]
+        table["rows"] = [[] for _ in range(count)]
     for name, part in (("same", same), ("lists", lists), ("templates", templates)):
         if part:
             table[name] = part
@@ -669,8 +678,15 @@ def _pair_rows(
     texts: list[list[tuple[str, str] | None]] = []
     gaps = False
     for name in fields:
+        values = columns[name]
+        kinds = set(map(type, values))
+        if kinds <= NO_TEXT:  # flags, lists: nothing to name
+            continue
+        if kinds == {str} or kinds == {int}:  # a text for every entry, paired at C speed
+            texts.append(list(zip(itertools.repeat(name), map(str, values))))
+            continue
         column = [(name, str(v)) if isinstance(v, (str, int)) and not isinstance(v, bool)
-                  else None for v in columns[name]]
+                  else None for v in values]
         missing = column.count(None)
         if missing < count:
             texts.append(column)
@@ -681,6 +697,10 @@ def _pair_rows(
     if gaps:
         return [tuple(pair for pair in row if pair is not None) for row in rows]
     return list(rows)
+
+
+#: Kinds of field value a template never names.
+NO_TEXT = frozenset({bool, list, tuple, dict, float, type(None)})
 
 
 def _template_index(
@@ -721,29 +741,58 @@ def legal_tables(
     games 80% of the tables and 40% of the offers had been seen before.  Callers must
     not change the tables: they are shared."""
     grouped: dict[str, list[tuple[str, int, str]]] = {}
-    actions: dict[str, list[Action]] = {}
+    facts: dict[str, list[Facts]] = {}
     for action in g.legal_actions():
-        offer = (action_facts(action)[0], g.cost(action),
+        known = action_facts(action)
+        offer = (known[0], g.cost(action),
                  cached_render(g.describe(action), "action", names, language))
         verb = action.verb
         if verb in grouped:
             grouped[verb].append(offer)
-            actions[verb].append(action)
+            facts[verb].append(known)
         else:
-            grouped[verb], actions[verb] = [offer], [action]
-    return {verb: _shared_table(offers, actions[verb]) for verb, offers in grouped.items()}
+            grouped[verb], facts[verb] = [offer], [known]
+    return {verb: _shared_table(offers, facts[verb]) for verb, offers in grouped.items()}
 
 
-def _shared_table(offers: list[tuple[str, int, str]], actions: list[Action]) -> dict[str, Any]:
+def _shared_table(offers: list[tuple[str, int, str]], facts: list[Facts]) -> dict[str, Any]:
     key = tuple(offers)
     found = _tables.get(key)
     if found is None:
         if len(_tables) >= TABLE_CACHE_SIZE:
             _tables.clear()
-        found = _tables[key] = _legal_table([
-            _entry(action, cost, text)
-            for action, (_, cost, text) in zip(actions, offers, strict=True)])
+        made = _offer_columns(facts, offers)
+        if made is None:
+            found = _legal_table([_entry(known[3], cost, text)
+                                  for known, (_, cost, text) in zip(facts, offers, strict=True)])
+        else:
+            found = _table(list(made), made, len(offers), _entry(facts[0][3], *offers[0][1:]))
+        _tables[key] = found
     return found
+
+
+#: The keys a legal entry adds to its action's fields.
+ENTRY_KEYS = frozenset({"action", "cost", "cells", "text"})
+
+
+def _offer_columns(
+    facts: list[Facts], offers: list[tuple[str, int, str]],
+) -> dict[str, list[Any]] | None:
+    """The columns of the offers' entries (:func:`action_entry`), in their keys' order,
+    made straight from the actions' facts (no entry is built: an entry per offer cost
+    more than the table).  None when the actions' fields differ in their names or
+    order, or name a key the entry adds."""
+    order = tuple(facts[0][1])
+    if not ENTRY_KEYS.isdisjoint(order) or any(tuple(f[1]) != order for f in facts):
+        return None
+    columns: dict[str, list[Any]] = {"action": [f[0] for f in facts]}
+    columns.update(zip(order, map(list, zip(*(f[1].values() for f in facts), strict=True)),
+                       strict=True))
+    columns.pop("verb", None)
+    columns["cost"] = [cost for _, cost, _ in offers]
+    columns["cells"] = [list(f[2]) for f in facts]
+    columns["text"] = [text for _, _, text in offers]
+    return columns
 
 
 def _list_of_fields(column: str, columns: dict[str, list[Any]], fields: list[str]) -> list[str]:
@@ -944,13 +993,18 @@ def _diff_dicts(
     for key in old:
         if key not in new:
             ops.append([[*path, key]])
+    get = old.get
     for key, value in new.items():
-        if key not in old:
-            ops.append([[*path, key], value])
+        was = get(key, _ABSENT)
+        if was is value:
             continue
-        was = old[key]
-        if was is not value and was != value:
+        if was is _ABSENT:
+            ops.append([[*path, key], value])
+        elif was != value:
             _diff(was, value, [*path, key], ops)
+
+
+_ABSENT = object()  # a key a dict lacks (one lookup instead of ``in`` and ``[]``)
 
 
 def _diff_lists(old: list[Any], new: list[Any], path: list[Any], ops: list[list[Any]]) -> None:
