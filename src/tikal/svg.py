@@ -811,23 +811,48 @@ _drawn: dict[tuple[object, ...], tuple[str, dict[str, ET.Element]]] = {}
 DRAWN_CACHE_SIZE: Final = 20_000
 SLOT: Final = "tk-slot"
 SLOT_TEXT: Final = f"<{SLOT} />"  # how ElementTree writes an empty element
+FIGURES: Final = "tk-figures"
+FIGURES_TEXT: Final = f"<{FIGURES} />"
 
 
 class _Pieces:
-    """The tile and the figures of one space for :func:`board_spaces`, each drawn and
-    serialised once per look and language.
+    """A space for :func:`board_spaces` in pieces, each drawn and serialised once per
+    look and language: the space without its figures, its tile's picture (the larger
+    part of its text, shared by the spaces of the same tile, turn and level) and its
+    figures.
 
-    A space's tile picture (the larger part of its text) and its figures change apart
-    (a figure comes or goes, a temple grows), so the web server, which asks for one or
-    two changed spaces a move, mostly finds one of the two drawn before.  The space is
-    drawn with an empty ``<tk-slot />`` element in place of each piece, then the pieces'
-    texts are written into the slots: ElementTree writes a subtree the same alone as
-    inside its parent, so the text is the same as the whole space serialised at once.
-    The pieces' shapes are defined where the pieces stand, in their order, so ``defs``
-    ends up as it would have."""
+    A space's figures and the rest change apart (a figure comes or goes; a temple
+    grows), so the web server, which asks for one or two changed spaces a move, mostly
+    finds the one that did not change drawn before.  A piece is drawn as an empty
+    element (``<tk-slot />``, ``<tk-figures />``) in its place, then its text is
+    written in: ElementTree writes a subtree the same alone as inside its parent, so the
+    text is the same as the whole space serialised at once.  The pieces' shapes are
+    defined where the pieces stand, in their order (the figures come last in a space),
+    so ``defs`` ends up as it would have."""
 
-    def __init__(self) -> None:
+    def __init__(self, defs: _Defs) -> None:
+        self.defs = defs
         self.texts: list[str] = []
+
+    def space(self, game: GameState, cell: int, size: float, language: str) -> str:
+        """The space's text, as ``_text(_space(...))`` with coordinates and no marks."""
+        key = ("space", _space_key(game, cell), size, language)
+
+        def draw(own: _Defs) -> list[ET.Element]:
+            x, y = hexes.pixel(cell, size)
+            return [_space(own, game, cell, x, y, size, {}, None, True, language, self)]
+        text = self._piece(key, draw, fill=True)
+        if FIGURES_TEXT not in text:  # an empty space: no figures drawn
+            return text
+        found = tuple(_figures(game, cell))
+        if found:
+            def figures(own: _Defs) -> list[ET.Element]:
+                group = ET.Element("g")
+                _figure_layer(own, group, game, cell, size, language)
+                return list(group)
+            return text.replace(FIGURES_TEXT, self._piece(
+                ("figures", found, cell, size, language), figures), 1)
+        return text.replace(FIGURES_TEXT, "", 1)
 
     def tile(
         self, defs: _Defs, spec: TileSpec, rotation: int, size: float, level: int | None,
@@ -835,44 +860,51 @@ class _Pieces:
     ) -> ET.Element:
         def draw(own: _Defs) -> list[ET.Element]:
             return [_tile(own, spec, rotation, size, level, tokens, language)]
-        return self._slot(defs, ("tile", spec, rotation, size, level, tokens, language), draw)
+        self.texts.append(self._piece(("tile", spec, rotation, size, level, tokens, language),
+                                      draw, into=defs))
+        return ET.Element(SLOT)
 
     def figures(
         self, defs: _Defs, parent: ET.Element, game: GameState, cell: int, size: float,
         language: str,
     ) -> None:
-        found = tuple(_figures(game, cell))
-        if not found:
-            return
+        """A place for the figures (drawn apart by :meth:`space`), whether or not the
+        space has any."""
+        parent.append(ET.Element(FIGURES))
 
-        def draw(own: _Defs) -> list[ET.Element]:
-            group = ET.Element("g")
-            _figure_layer(own, group, game, cell, size, language)
-            return list(group)
-        parent.append(self._slot(defs, ("figures", found, cell, size, language), draw))
-
-    def _slot(
-        self, defs: _Defs, key: tuple[object, ...],
-        draw: Callable[[_Defs], list[ET.Element]],
-    ) -> ET.Element:
+    def _piece(
+        self, key: tuple[object, ...], draw: Callable[[_Defs], list[ET.Element]],
+        fill: bool = False, into: _Defs | None = None,
+    ) -> str:
+        """The text of the piece ``key`` (``draw`` makes its elements the first time),
+        its shapes defined in ``into`` (else this space's ``<defs>``); ``fill``: the
+        tiles it holds are written into it first."""
         found = _drawn.get(key)
         if found is None:
-            own = _Defs(defs.language)
+            own = _Defs(self.defs.language)
             text = "".join(_text(element) for element in draw(own))
+            if fill:
+                for piece in self.texts:
+                    text = text.replace(SLOT_TEXT, piece, 1)
+                self.texts = []
             if len(_drawn) >= DRAWN_CACHE_SIZE:
                 _drawn.clear()
             found = _drawn[key] = (text, dict(own.shapes))
         text, shapes = found
+        target = (into or self.defs).shapes
         for name, shape in shapes.items():
-            defs.shapes.setdefault(name, shape)
-        self.texts.append(text)
-        return ET.Element(SLOT)
-
-    def fill(self, text: str) -> str:
-        """``text`` (a space drawn with slots) with the pieces written in, in order."""
-        for piece in self.texts:
-            text = text.replace(SLOT_TEXT, piece, 1)
+            target.setdefault(name, shape)
         return text
+
+
+def _space_key(game: GameState, cell: int) -> tuple[object, ...]:
+    """Everything :func:`_space` draws of ``cell`` but its figures (with coordinates, no
+    marks, no selection): equal keys, equal pictures."""
+    placed = game.tiles.get(cell)
+    if placed is None:
+        return (cell, None, cell in game.frontier)
+    return (cell, placed.spec, placed.rotation, game.levels.get(cell),
+            len(game.tokens.get(cell, ())), game.camps.get(cell), game.guards.get(cell))
 
 
 def board_spaces(
@@ -885,12 +917,8 @@ def board_spaces(
     only the spaces a move changed instead of the whole picture)."""
     game = _state(position)
     defs = _Defs(language)
-    spaces = {}
-    for cell in cells:
-        x, y = hexes.pixel(cell, size)
-        pieces = _Pieces()
-        spaces[hexes.label(cell)] = pieces.fill(_text(
-            _space(defs, game, cell, x, y, size, {}, None, True, language, pieces)))
+    spaces = {hexes.label(cell): _Pieces(defs).space(game, cell, size, language)
+              for cell in cells}
     return spaces, {key: _shape_text(key, shape, language) for key, shape in defs.shapes.items()}
 
 
