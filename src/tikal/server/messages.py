@@ -45,6 +45,8 @@ def _frozen(message: Message) -> tuple[tuple[Any, ...], bool]:
     names a player (a ``player`` seat, here or in a part): only then do the players'
     names change its text.  One plain loop for both (two generator passes were half of
     :func:`cached_render`'s time)."""
+    if not message.params:  # a part such as "a worker"
+        return (message.key, ()), False
     params = []
     named = False
     for name, value in message.params.items():
@@ -632,7 +634,8 @@ def _table(
     fields = sorted((k for k in keys if k not in TEMPLATED),  # longest values first
                     key=lambda k: -len(str(first.get(k, ""))))
     templates = _templated(columns, fields, count)
-    lists = {k: names for k in keys if (names := _list_of_fields(k, columns, fields))}
+    lists = {k: names for k in keys
+             if isinstance(columns[k][0], list) and (names := _list_of_fields(k, columns, fields))}
     same = {k: column[0] for k in keys if k not in lists and count > 1
             and (column := columns[k]).count(column[0]) == len(column)}
     keys = [k for k in keys if k not in lists and k not in same]
