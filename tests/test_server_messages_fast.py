@@ -254,3 +254,32 @@ def test_a_board_redrawn_where_something_changed_equals_one_drawn_afresh(
         parts = patched.update(view)
         if step % 4 == 0:
             assert parts == M.BoardCache(language).update(view)
+
+
+def reference_common_prefix(x: str, y: str) -> int:
+    low, high = 0, min(len(x), len(y))
+    while low < high:
+        mid = (low + high + 1) // 2
+        if x[:mid] == y[:mid]:
+            low = mid
+        else:
+            high = mid - 1
+    return low
+
+
+LETTERS = [*'ab<>\\"', "\u00d7", "\u2192", "\u00fc", "\u6f22", "\uffff"]
+TEXTS = st.text(alphabet=st.sampled_from(LETTERS), max_size=40)
+
+
+@settings(max_examples=150, deadline=None, database=None)
+@given(TEXTS, TEXTS, TEXTS, TEXTS)
+def test_splices_equal_the_bisected_ones(head: str, one: str, other: str, tail: str) -> None:
+    """The common start and end found by XOR of the encoded texts are those the
+    bisection on slices found, ASCII or not."""
+    old, new = head + one + tail, head + other + tail
+    a = reference_common_prefix(old, new)
+    b = reference_common_prefix(old[a:][::-1], new[a:][::-1])
+    assert M._common_ends(old, new) == (a, b)  # noqa: SLF001
+    op = M.splice(old, new, ["x"])
+    if len(op) == 4:
+        assert old[:op[2]] + op[1] + old[len(old) - op[3]:] == new

@@ -21,7 +21,7 @@ import itertools
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 import orjson
 
@@ -1036,8 +1036,7 @@ def splice(old: str, new: str, path: list[Any]) -> list[Any]:
     Plane, where a JavaScript string index (UTF-16 units) is a Python one."""
     if not (_bmp(old) and _bmp(new)):
         return [path, new]
-    a = _common_prefix(old, new)
-    b = _common_prefix(old[a:][::-1], new[a:][::-1])
+    a, b = _common_ends(old, new)
     middle = new[a:len(new) - b]
     if len(middle) + 16 >= len(new):
         return [path, new]
@@ -1052,16 +1051,32 @@ def _bmp(text: str) -> bool:
     return text.isascii() or len(text.encode("utf-16-le")) == 2 * len(text)
 
 
-def _common_prefix(x: str, y: str) -> int:
-    """Length of the common start of ``x`` and ``y`` (bisection on slices: C speed)."""
-    low, high = 0, min(len(x), len(y))
-    while low < high:
-        mid = (low + high + 1) // 2
-        if x[:mid] == y[:mid]:
-            low = mid
-        else:
-            high = mid - 1
-    return low
+def _common_ends(old: str, new: str) -> tuple[int, int]:
+    """The length of the common start of ``old`` and ``new``, and of the common end of
+    what follows it (texts of the Basic Multilingual Plane).  Both are encoded once (one
+    byte a character if ASCII, else two) and read as two big numbers: their XOR's
+    highest bit is the first byte that differs, read big-endian from the start or
+    little-endian from the end.  At C speed without a slice per step (the bisection on
+    slices it replaces was 60% of the board's diff)."""
+    if old.isascii() and new.isascii():
+        x, y, width = old.encode("ascii"), new.encode("ascii"), 1
+    else:
+        x, y, width = old.encode("utf-16-le"), new.encode("utf-16-le"), 2
+    start = _same_bytes(x, y, "big") // width
+    x, y = x[start * width:], y[start * width:]
+    return start, _same_bytes(x, y, "little") // width
+
+
+def _same_bytes(x: bytes, y: bytes, order: Literal["big", "little"]) -> int:
+    """How many bytes ``x`` and ``y`` share at their start (``order="big"``) or their end
+    (``"little"``)."""
+    n = min(len(x), len(y))
+    if order == "big":
+        x, y = x[:n], y[:n]
+    else:
+        x, y = x[len(x) - n:], y[len(y) - n:]
+    bits = (int.from_bytes(x, order) ^ int.from_bytes(y, order)).bit_length()
+    return n - (bits + 7) // 8
 
 
 def _only_removed(old: list[Any], new: list[Any], path: list[Any], ops: list[list[Any]]) -> bool:
