@@ -187,6 +187,24 @@ def test_bench_table() -> None:
     assert "clone()" in result.stdout
 
 
+def test_bench_server_times_every_phase() -> None:
+    result = run("bench", "--server", "--json", "--moves", "30", "--games", "2")
+    assert result.exit_code == 0, result.output
+    figures = json.loads(result.stdout)
+    assert figures["moves"] == 30
+    assert set(figures["cpu_us"]) == {"act", "snapshot", "seats", "messages"}
+    assert figures["cpu_us_per_move"] == pytest.approx(sum(figures["cpu_us"].values()), abs=1)
+    assert figures["act_wall_us"] > 0
+
+
+def test_bench_server_table_and_profile(tmp_path: Path) -> None:
+    result = run("bench", "--server", "--moves", "10", "--games", "1",
+                 "--profile", str(tmp_path / "moves.prof"))
+    assert result.exit_code == 0, result.output
+    assert "CPU µs per move" in result.stdout and "seat parts" in result.stdout
+    assert (tmp_path / "moves.prof").stat().st_size > 0
+
+
 def test_installed_entry_point_keeps_stdout_clean() -> None:
     """Through a real process: JSON mode writes nothing but JSON lines on stdout."""
     code = "import sys; from tikal.cli import main; sys.argv[0] = 'tikal'; main()"

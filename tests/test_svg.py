@@ -441,3 +441,32 @@ def test_a_picture_in_another_language_differs_only_in_its_words(language: str) 
     cells = game.view(None)
     assert tikal.svg.board_spaces(cells, [hexes.parse_label("A4")], language=language)[0][
         "A4"] in other
+
+
+@pytest.mark.parametrize(("rules", "players", "language"),
+                         [("standard", 4, "en"), ("standard", 2, "ja"), ("demo", 2, "de")])
+def test_spaces_from_remembered_pieces_equal_spaces_drawn_in_one_go(
+    rules: str, players: int, language: str,
+) -> None:
+    """board_spaces writes tile and figure pieces drawn before (in any game) into the
+    space: the text, and the shapes with their order, are those of the space drawn in
+    one go, and the spaces are the whole board's."""
+    game = Game.new(rules, players, seed=5)
+    rng = random.Random(5)
+    for _ in range(250):
+        if game.is_over:
+            break
+        cells = rng.sample(sorted(set(game.tiles) | game.frontier), 3)
+        spaces, shapes = tikal.svg.board_spaces(game, cells, language=language)
+        defs = tikal.svg._Defs()  # noqa: SLF001 (the plain drawing, as board() does it)
+        plain = {}
+        for cell in cells:
+            x, y = hexes.pixel(cell, 50)
+            plain[label(cell)] = tikal.svg._text(tikal.svg._space(  # noqa: SLF001
+                defs, game, cell, x, y, 50, {}, None, True, language))
+        assert spaces == plain
+        assert list(shapes.items()) == [
+            (key, tikal.svg._text(shape)) for key, shape in defs.shapes.items()]  # noqa: SLF001
+        whole = tikal.svg.board(game, language=language)
+        assert all(text in whole for text in spaces.values())
+        game.apply(rng.choice(game.legal_actions()))

@@ -39,14 +39,15 @@ def _tokens_text(tokens: tuple[int, ...] | list[int]) -> str:
 def _board_entry(game: GameState, cell: int, public: bool) -> dict[str, Any]:
     tile = game.tiles[cell]
     spec = tile.spec
+    kind = spec.kind
     entry: dict[str, Any] = {
-        "at": _where(cell), "tile": spec.tile_id, "kind": spec.kind, "rotation": tile.rotation,
+        "at": hexes.label(cell), "tile": spec.tile_id, "kind": kind, "rotation": tile.rotation,
         "stones": list(tile.stones),
     }
-    if spec.kind == TEMPLE:
+    if kind == TEMPLE:
         entry["printed"] = spec.value
         entry["level"] = game.levels[cell]
-    if spec.kind == TREASURE:
+    elif kind == TREASURE:
         tokens = game.tokens.get(cell, ())
         entry["tokens"] = len(tokens) if public else _tokens_text(tokens)
     if cell in game.camps:
@@ -55,6 +56,18 @@ def _board_entry(game: GameState, cell: int, public: bool) -> dict[str, Any]:
         owner, leader = game.guards[cell]
         entry["guard"] = {"player": owner, "figure": "L" if leader else "W"}
     return entry
+
+
+def stack_letters(game: GameState) -> list[str]:
+    """The letter of every tile in the stack, in its order.  The tiles are looked up
+    straight in the rule set's table (the web server writes the public position after
+    every move, and a call of ``rules.tile`` per tile was a tenth of that); a tile the
+    rule set lacks goes through ``rules.tile``, which names it in its error."""
+    by_id = game.rules.tiles_by_id
+    try:
+        return [by_id[t].letter for t in game.stack]
+    except KeyError:
+        return [game.rules.tile(t).letter for t in game.stack]
 
 
 def _player_entry(game: GameState, p: int) -> dict[str, Any]:
@@ -108,7 +121,7 @@ def position_to_json(game: GameState, public: bool = False) -> dict[str, Any]:
         "tiles_placed": game.tiles_placed,
     }
     if public:
-        letters = Counter(game.rules.tile(t).letter for t in game.stack)
+        letters = Counter(stack_letters(game))
         data["stack"] = {letter: letters[letter] for letter in sorted(letters)}
         data["unseen_tiles"] = sorted(game.stack)
         data["token_pool"] = len(game.token_pool)

@@ -170,18 +170,38 @@ def _text(element: ET.Element) -> str:
     return ET.tostring(element, encoding="unicode")
 
 
-class _Defs:
-    """The shapes of one picture, each defined once under ``<defs>`` and drawn with ``<use>``."""
+#: Shapes made so far, by id and language (see :class:`_Defs`).
+_made: dict[tuple[str, str], ET.Element] = {}
+MADE_CACHE_SIZE: Final = 4096
 
-    def __init__(self) -> None:
+
+class _Defs:
+    """The shapes of one picture, each defined once under ``<defs>`` and drawn with ``<use>``.
+
+    With a ``language``, a shape already made for another picture in that language is
+    taken again (an id names everything a shape depends on but the words in it; a
+    shape, once made, is never changed): the web server draws a space or two per move,
+    and making their shapes afresh each time was a third of that."""
+
+    def __init__(self, language: str | None = None) -> None:
         self.shapes: dict[str, ET.Element] = {}
+        self.language = language
 
     def define(self, key: str, make: Callable[[], ET.Element]) -> str:
         if key not in self.shapes:
-            shape = make()
-            shape.set("id", key)
-            self.shapes[key] = shape
+            self.shapes[key] = self._make(key, make)
         return "#" + key
+
+    def _make(self, key: str, make: Callable[[], ET.Element]) -> ET.Element:
+        found = None if self.language is None else _made.get((key, self.language))
+        if found is None:
+            found = make()
+            found.set("id", key)
+            if self.language is not None:
+                if len(_made) >= MADE_CACHE_SIZE:
+                    _made.clear()
+                _made[key, self.language] = found
+        return found
 
     def use(
         self, parent: ET.Element, key: str, make: Callable[[], ET.Element], x: float = 0,
@@ -740,8 +760,10 @@ def _cells_to_draw(game: GameState) -> list[int]:
 def _space(
     defs: _Defs, game: GameState, cell: int, x: float, y: float, size: float,
     marks: Mapping[int, str | None], chosen: int | None, coordinates: bool, language: str,
+    pieces: _Pieces | None = None,
 ) -> ET.Element:
-    """One space's ``<g>``: its tile (or empty hex), camp, guard, figures and label."""
+    """One space's ``<g>``: its tile (or empty hex), camp, guard, figures and label (the
+    tile and the figures through ``pieces``, when given)."""
     name = hexes.label(cell)
     placed = game.tiles.get(cell)
     classes = ["space"]
@@ -762,14 +784,17 @@ def _space(
         defs.use(space, _id("hex", size * 0.96), partial(_hex_shape, size * 0.96), class_="hex")
     else:
         _child(space, "title", _tile_title(game, cell, language))
-        space.append(_tile(defs, placed.spec, placed.rotation, size,
-                           game.levels.get(cell), len(game.tokens.get(cell, ())), language))
+        tile = (_tile if pieces is None else pieces.tile)(
+            defs, placed.spec, placed.rotation, size, game.levels.get(cell),
+            len(game.tokens.get(cell, ())), language)
+        space.append(tile)
         if cell in game.camps:
             _camp(defs, space, game.camps[cell], size, language)
         if cell in game.guards:
             owner, leader = game.guards[cell]
             _guard(defs, space, owner, leader, size, language)
-        _figure_layer(defs, space, game, cell, size, language)
+        (_figure_layer if pieces is None else pieces.figures)(
+            defs, space, game, cell, size, language)
     if coordinates:
         _child(space, "text", name, class_="lbl", x=-size * 0.9, y=size * 0.06)
     text = marks.get(cell)
@@ -778,6 +803,108 @@ def _space(
         _child(space, "text", text, x=0, y=size * 0.55 + 4, text_anchor="middle",
                font_size=11, font_weight=700, fill="#fff")
     return space
+
+
+#: Drawn pieces of spaces by what they show (see :class:`_Pieces`): their text and the
+#: shapes they use, in the order they define them.
+_drawn: dict[tuple[object, ...], tuple[str, dict[str, ET.Element]]] = {}
+DRAWN_CACHE_SIZE: Final = 20_000
+SLOT: Final = "tk-slot"
+SLOT_TEXT: Final = f"<{SLOT} />"  # how ElementTree writes an empty element
+FIGURES: Final = "tk-figures"
+FIGURES_TEXT: Final = f"<{FIGURES} />"
+
+
+class _Pieces:
+    """A space for :func:`board_spaces` in pieces, each drawn and serialised once per
+    look and language: the space without its figures, its tile's picture (the larger
+    part of its text, shared by the spaces of the same tile, turn and level) and its
+    figures.
+
+    A space's figures and the rest change apart (a figure comes or goes; a temple
+    grows), so the web server, which asks for one or two changed spaces a move, mostly
+    finds the one that did not change drawn before.  A piece is drawn as an empty
+    element (``<tk-slot />``, ``<tk-figures />``) in its place, then its text is
+    written in: ElementTree writes a subtree the same alone as inside its parent, so the
+    text is the same as the whole space serialised at once.  The pieces' shapes are
+    defined where the pieces stand, in their order (the figures come last in a space),
+    so ``defs`` ends up as it would have."""
+
+    def __init__(self, defs: _Defs) -> None:
+        self.defs = defs
+        self.texts: list[str] = []
+
+    def space(self, game: GameState, cell: int, size: float, language: str) -> str:
+        """The space's text, as ``_text(_space(...))`` with coordinates and no marks."""
+        key = ("space", _space_key(game, cell), size, language)
+
+        def draw(own: _Defs) -> list[ET.Element]:
+            x, y = hexes.pixel(cell, size)
+            return [_space(own, game, cell, x, y, size, {}, None, True, language, self)]
+        text = self._piece(key, draw, fill=True)
+        if FIGURES_TEXT not in text:  # an empty space: no figures drawn
+            return text
+        found = tuple(_figures(game, cell))
+        if found:
+            def figures(own: _Defs) -> list[ET.Element]:
+                group = ET.Element("g")
+                _figure_layer(own, group, game, cell, size, language)
+                return list(group)
+            return text.replace(FIGURES_TEXT, self._piece(
+                ("figures", found, cell, size, language), figures), 1)
+        return text.replace(FIGURES_TEXT, "", 1)
+
+    def tile(
+        self, defs: _Defs, spec: TileSpec, rotation: int, size: float, level: int | None,
+        tokens: int | None, language: str,
+    ) -> ET.Element:
+        def draw(own: _Defs) -> list[ET.Element]:
+            return [_tile(own, spec, rotation, size, level, tokens, language)]
+        self.texts.append(self._piece(("tile", spec, rotation, size, level, tokens, language),
+                                      draw, into=defs))
+        return ET.Element(SLOT)
+
+    def figures(
+        self, defs: _Defs, parent: ET.Element, game: GameState, cell: int, size: float,
+        language: str,
+    ) -> None:
+        """A place for the figures (drawn apart by :meth:`space`), whether or not the
+        space has any."""
+        parent.append(ET.Element(FIGURES))
+
+    def _piece(
+        self, key: tuple[object, ...], draw: Callable[[_Defs], list[ET.Element]],
+        fill: bool = False, into: _Defs | None = None,
+    ) -> str:
+        """The text of the piece ``key`` (``draw`` makes its elements the first time),
+        its shapes defined in ``into`` (else this space's ``<defs>``); ``fill``: the
+        tiles it holds are written into it first."""
+        found = _drawn.get(key)
+        if found is None:
+            own = _Defs(self.defs.language)
+            text = "".join(_text(element) for element in draw(own))
+            if fill:
+                for piece in self.texts:
+                    text = text.replace(SLOT_TEXT, piece, 1)
+                self.texts = []
+            if len(_drawn) >= DRAWN_CACHE_SIZE:
+                _drawn.clear()
+            found = _drawn[key] = (text, dict(own.shapes))
+        text, shapes = found
+        target = (into or self.defs).shapes
+        for name, shape in shapes.items():
+            target.setdefault(name, shape)
+        return text
+
+
+def _space_key(game: GameState, cell: int) -> tuple[object, ...]:
+    """Everything :func:`_space` draws of ``cell`` but its figures (with coordinates, no
+    marks, no selection): equal keys, equal pictures."""
+    placed = game.tiles.get(cell)
+    if placed is None:
+        return (cell, None, cell in game.frontier)
+    return (cell, placed.spec, placed.rotation, game.levels.get(cell),
+            len(game.tokens.get(cell, ())), game.camps.get(cell), game.guards.get(cell))
 
 
 def board_spaces(
@@ -789,13 +916,28 @@ def board_spaces(
     use by id.  For clients that patch a board space by space (the web server re-sends
     only the spaces a move changed instead of the whole picture)."""
     game = _state(position)
-    defs = _Defs()
-    spaces = {}
-    for cell in cells:
-        x, y = hexes.pixel(cell, size)
-        spaces[hexes.label(cell)] = _text(
-            _space(defs, game, cell, x, y, size, {}, None, True, language))
-    return spaces, {key: _text(shape) for key, shape in defs.shapes.items()}
+    defs = _Defs(language)
+    spaces = {hexes.label(cell): _Pieces(defs).space(game, cell, size, language)
+              for cell in cells}
+    return spaces, {key: _shape_text(key, shape, language) for key, shape in defs.shapes.items()}
+
+
+#: Shapes' texts by id and language (see :func:`_shape_text`).
+_shape_texts: dict[tuple[str, str], str] = {}
+SHAPE_CACHE_SIZE: Final = 4096
+
+
+def _shape_text(key: str, shape: ET.Element, language: str) -> str:
+    """A ``<defs>`` shape as text, serialised once per id and language: an id names
+    everything its shape depends on but the language (the words in it), so the text
+    is the same each time (serialising the shapes was a quarter of
+    :func:`board_spaces`' time, the web server asking for one or two spaces a move)."""
+    found = _shape_texts.get((key, language))
+    if found is None:
+        if len(_shape_texts) >= SHAPE_CACHE_SIZE:
+            _shape_texts.clear()
+        found = _shape_texts[key, language] = _text(shape)
+    return found
 
 
 def board_label(tiles: int, language: str = DEFAULT_LANGUAGE) -> str:

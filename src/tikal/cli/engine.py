@@ -253,12 +253,24 @@ def bench_command(
         float, typer.Option("--seconds", min=0.01, help="Time budget of each measurement.")
     ] = 2.0,
     seed: Annotated[int, typer.Option("--seed", help="Seed of the random games.")] = 0,
+    server: Annotated[bool, typer.Option(
+        "--server", help="Measure the web server's CPU time per move instead.")] = False,
+    moves: Annotated[int, typer.Option(
+        "--moves", min=1, help="With --server: moves to play.")] = 3000,
+    games: Annotated[int, typer.Option(
+        "--games", min=1, help="With --server: games played at once.")] = 20,
+    profile: Annotated[Path | None, typer.Option(
+        "--profile", help="With --server: write a cProfile of the moves to this file.")] = None,
     lang: LangOption = None,
 ) -> None:
-    """Measure random-play speed: steps/s, playouts/s per rule set, clone() time."""
+    """Measure random-play speed: steps/s, playouts/s per rule set, clone() time (or,
+    with --server, the web server's CPU time per move)."""
     from ..bench import TASKS, run_bench
 
     language = language_of(lang)
+    if server:
+        _server_bench(moves, games, seed, profile, json_out, language)
+        return
     status = console(stderr=True)
     with _progress(status, counts=False) as progress:
         ids: dict[str, TaskID] = {t: progress.add_task(t, total=1000) for t in TASKS}
@@ -302,4 +314,35 @@ def _bench_table(figures: dict[str, Any], language: str = "en") -> Table:
                         seconds=str(figures["seconds_per_measurement"]),
                         python=f"{figures['implementation']} {figures['python']}",
                         machine=str(figures["machine"]))
+    return table
+
+
+def _server_bench(
+    moves: int, games: int, seed: int, profile: Path | None, json_out: bool, language: str,
+) -> None:
+    import cProfile
+
+    from ..server.bench import measure_server
+
+    profiler = cProfile.Profile() if profile is not None else None
+    figures = measure_server(moves, games, seed=seed, profile=profiler)
+    if profiler is not None and profile is not None:
+        profiler.dump_stats(profile)
+    if json_out:
+        print(json.dumps(figures))
+        return
+    console().print(_server_bench_table(figures, language))
+
+
+def _server_bench_table(figures: dict[str, Any], language: str = "en") -> Table:
+    table = Table(title=say("bench.server.title", language))
+    table.add_column(say("bench.measure", language))
+    table.add_column(say("bench.server.cpu", language), justify="right")
+    for phase, micros in figures["cpu_us"].items():
+        table.add_row(say(f"bench.server.{phase}", language), decimal(micros, 0, language))
+    table.add_row(say("bench.server.total", language),
+                  decimal(figures["cpu_us_per_move"], 0, language))
+    table.caption = say("bench.server.caption", language, moves=str(figures["moves"]),
+                        games=str(figures["games"]), players=str(figures["players"]),
+                        wall=decimal(figures["act_wall_us"], 0, language))
     return table
