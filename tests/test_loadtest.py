@@ -65,3 +65,16 @@ def test_the_clients_notations_are_the_offers(rules: str, players: int) -> None:
         table = compact_legal(legal_json(g, names))
         assert sorted(legal_actions({"legal": table})) == sorted(map(str, g.legal_actions()))
         game.apply(rng.choice(game.legal_actions()))
+
+
+def test_an_older_server_is_asked_which_options_it_knows() -> None:
+    """``--server-path`` runs another checkout's server; its limits are lifted only if its
+    ``serve`` knows ``--no-limits`` (a server older than the limits has none)."""
+    from pathlib import Path
+
+    import tikal
+    from tikal.loadtest import has_option
+
+    source = str(Path(tikal.__file__).resolve().parents[1])
+    assert has_option(source, "--no-limits")
+    assert not has_option(source, "--no-such-option")

@@ -164,13 +164,29 @@ class Server:
         return float("nan")
 
 
+def _server_env(server_path: str | None) -> dict[str, str]:
+    env = dict(os.environ)
+    if server_path:
+        env["PYTHONPATH"] = server_path + os.pathsep + env.get("PYTHONPATH", "")
+    return env
+
+
+def has_option(server_path: str, option: str) -> bool:
+    """Whether ``tikal serve`` of the checkout at ``server_path`` knows ``option`` (its
+    ``--help`` names it)."""
+    shown = subprocess.run(
+        [sys.executable, "-c", "from tikal.cli import main; main()", "serve", "--help"],
+        env=_server_env(server_path) | {"COLUMNS": "200"}, capture_output=True, text=True,
+        timeout=60, check=False,
+    )
+    return option in shown.stdout
+
+
 def start_servers(
     count: int, db: str, server_path: str | None, bot_delay: float, extra: list[str],
 ) -> list[Server]:
     """``count`` ``tikal serve`` processes on 127.0.0.1 sharing the database ``db``."""
-    env = dict(os.environ)
-    if server_path:
-        env["PYTHONPATH"] = server_path + os.pathsep + env.get("PYTHONPATH", "")
+    env = _server_env(server_path)
     servers = []
     for _ in range(count):
         port = free_port()
@@ -449,8 +465,8 @@ def run(opts: Options) -> Result:
     with tempfile.TemporaryDirectory(prefix="tikal-load-") as tmp:
         db = opts.db or str(Path(tmp) / "load.sqlite3")
         extra = list(opts.server_args)
-        if not opts.server_path:  # an older server has no limits to lift
-            extra.append("--no-limits")
+        if not opts.server_path or has_option(opts.server_path, "--no-limits"):
+            extra.append("--no-limits")  # servers older than the limits have none to lift
         servers = start_servers(opts.processes, db, opts.server_path, opts.bot_delay, extra)
         try:
             with asyncio.Runner(loop_factory=_event_loop) as runner:
