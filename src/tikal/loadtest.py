@@ -112,25 +112,12 @@ def apply_message(state: dict[str, Any], msg: dict[str, Any]) -> bool:
 
 
 def legal_actions(state: dict[str, Any]) -> list[str]:
-    """The notations of the legal actions in a state (old and new message forms).
+    """The notations of the legal actions in a state (old and new message forms); only
+    the notations are read back, since the client shares the machine with the server
+    it measures."""
+    from .server.messages import legal_notations
 
-    Only the notation column is read back, not the texts: expanding whole tables
-    (every text template filled in) was a fifth of the load client's CPU, and the client
-    shares the machine with the server it measures."""
-    from .server.messages import fill
-
-    found: list[str] = []
-    for table in (state.get("legal") or {}).values():
-        if isinstance(table, list):  # the old form: a list of entries
-            found.extend(entry["action"] for entry in table)
-            continue
-        keys, same = table["keys"], table.get("same") or {}
-        template = (table.get("templates") or {}).get("action")
-        for row in table["rows"]:
-            fields = {**same, **dict(zip(keys, row, strict=True))}
-            value = fields["action"]
-            found.append(value if template is None else fill(template[value], fields))
-    return found
+    return legal_notations(state.get("legal") or {})
 
 
 # ------------------------------------------------------------------ servers

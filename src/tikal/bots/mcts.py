@@ -237,7 +237,6 @@ class MCTSBot(PlanningBot):
             return win_chance(values, me, spread)
         return ev.objective(values, me)
 
-
     def planned_turn(self, game: GameState) -> None:
         """Play the current player's turn as the greedy bot would: the planner's best plan
         (the fast policy finishes whatever the plan leaves of the turn)."""
