@@ -448,16 +448,16 @@ def test_a_database_out_of_reach_answers_503_and_changes_nothing(client: TestCli
     game = create(client, seed=5)
     action = first(get(client, game, 0), "tile")
     storage = client.app.state.manager.storage  # type: ignore[attr-defined]
-    append = storage.append
+    append, append_many = storage.append, storage.append_many
 
-    def unreachable(game_id: str, entry: Any) -> None:
+    def unreachable(*args: Any) -> None:
         raise StorageUnavailable("PostgreSQL is not reachable: connection refused")
 
-    storage.append = unreachable
+    storage.append = storage.append_many = unreachable  # one move, or a batch of them
     try:
         refused = post(client, game, 0, action, 0)
     finally:
-        storage.append = append
+        storage.append, storage.append_many = append, append_many
     assert refused.status_code == 503
     assert refused.json()["code"] == "unavailable" and refused.headers["Retry-After"] == "5"
     assert get(client, game, 0)["state"] == 0

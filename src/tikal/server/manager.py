@@ -8,6 +8,7 @@ tells its listeners (the WebSocket hub) after every change.  Bots play through
 
 from __future__ import annotations
 
+import asyncio
 import secrets
 import threading
 from collections.abc import Callable
@@ -19,9 +20,10 @@ from ..game import Game
 from ..messages import Message
 from ..seats import seat_look
 from .bots import BotRunner, bot_names, hint, hint_bot_name
+from .commits import CommitQueue
 from .errors import ServerError
 from .session import Session, entry_of, rebuild
-from .storage import GameRecord, SeatRecord, Storage
+from .storage import GameRecord, LogEntry, SeatRecord, Storage, StorageConflict
 
 Listener = Callable[[str], None]
 
@@ -43,6 +45,7 @@ class Manager:
         self._lock = threading.Lock()
         self._listeners: list[Listener] = []
         self.bots = BotRunner(self._after_change, delay=bot_delay, workers=bot_workers)
+        self.commits = CommitQueue(storage)
 
     # -- lifecycle ---------------------------------------------------------
 
@@ -56,6 +59,7 @@ class Manager:
 
     def close(self) -> None:
         self.bots.close()
+        self.commits.close()
 
     def add_listener(self, listener: Listener) -> None:
         self._listeners.append(listener)
@@ -207,6 +211,63 @@ class Manager:
             raise
         self._after_change(session)
         return session
+
+    async def act_soon(self, game_id: str, token: str | None, text: Any, state: Any) -> Session:
+        """:meth:`act` on the event loop: the move is checked and applied here and only
+        its commit waits for the storage (:mod:`tikal.server.commits`).  A game not in
+        memory, a state this process has not reached, or a game that another thread
+        holds goes through :meth:`act` in a thread instead, as it did before."""
+        session = self.sessions.get(game_id)
+        if (session is None or (isinstance(state, int) and state > session.state)
+                or not session.lock.acquire(blocking=False)):
+            return await asyncio.to_thread(self.act, game_id, token, text, state)
+        try:
+            after, entry = self._prepare(session, token, text, state)
+        except ServerError as exc:
+            session.lock.release()
+            if exc.code == "stale" and session.pending is None:
+                await asyncio.to_thread(self._catch_up, session, exc)
+            raise
+        except BaseException:
+            session.lock.release()
+            raise
+        session.lock.release()
+        # The commit finishes even if this request is cancelled (its client went away):
+        # storage and memory must not part.
+        await asyncio.shield(asyncio.ensure_future(self._commit(session, after, entry)))
+        return session
+
+    @staticmethod
+    def _prepare(session: Session, token: str | None, text: Any, state: Any,
+                 ) -> tuple[Game, LogEntry]:
+        """The checks of :meth:`act` and the move on a copy (call with the lock held)."""
+        seats = session.seats_for(token)
+        if not isinstance(text, str) or not text.strip() or len(text) > 64:
+            raise ServerError("bad_request", Message("server.action_type"))
+        acting = session.check_turn(seats, state)
+        if session.record.seats[acting].kind != "human":
+            raise ServerError("forbidden", Message("server.bot_seat"), 403)
+        return session.prepare(acting, text)
+
+    async def _commit(self, session: Session, after: Game, entry: LogEntry) -> None:
+        """Store a prepared move, then install it and tell the listeners; on a refusal
+        by the storage the game stays as it was."""
+        try:
+            await self.commits.append(session.game_id, entry)
+        except BaseException as exc:
+            with session.lock:
+                session.pending = None
+            if isinstance(exc, StorageConflict):
+                refused = ServerError("stale", Message("server.stored_first"), 409,
+                                      state=session.state)
+                await asyncio.to_thread(self._catch_up, session, refused)
+                raise refused from None
+            raise
+        with session.lock:
+            session.install(after, entry)
+        self._after_change(session)
+        if after.is_over:
+            await asyncio.to_thread(self.storage.set_status, session.game_id, "over")
 
     def undo(self, game_id: str, token: str | None, state: Any) -> Session:
         session = self.get(game_id)

@@ -70,8 +70,7 @@ async def handle(
             svc.limits.check(client, "move")
             state = data.get("state")
             if kind == "action":
-                session = await asyncio.to_thread(
-                    manager.act, game_id, token, data.get("action"), state)
+                session = await manager.act_soon(game_id, token, data.get("action"), state)
             else:
                 session = await asyncio.to_thread(manager.undo, game_id, token, state)
             return [{"type": "ack", "base": state, "state": session.state}]

@@ -86,6 +86,9 @@ class Session:
     lock: threading.RLock = field(default_factory=threading.RLock)
     bots: dict[int, Any] = field(default_factory=dict)
     bot_busy: bool = False
+    #: The entry of a move applied on the event loop whose commit is under way
+    #: (:meth:`prepare`): until it is stored no other move is taken.
+    pending: LogEntry | None = None
 
     @property
     def state(self) -> int:
@@ -127,6 +130,7 @@ class Session:
             raise ServerError("forbidden", Message("server.spectator"), 403)
         if not isinstance(state, int) or isinstance(state, bool):
             raise ServerError("bad_request", Message("server.state_type"))
+        self._refuse_while_pending()
         if state != self.state:
             raise ServerError("stale", Message(
                 "server.stale", {"state": self.state, "yours": state}), 409, state=self.state)
@@ -142,6 +146,7 @@ class Session:
 
     def apply(self, seat: int, text: str) -> None:
         """Play ``text`` for ``seat`` and store it; ServerError if the engine refuses."""
+        self._refuse_while_pending()
         game = self.game
         try:
             action = parse_action(text)
@@ -158,6 +163,7 @@ class Session:
 
     def undo(self, seat: int) -> None:
         """Take back the last action of the turn for ``seat`` and store the undo."""
+        self._refuse_while_pending()
         game = self.game
         before = game.clone()
         try:
@@ -166,11 +172,45 @@ class Session:
             raise ServerError.illegal(exc, self.state) from None
         self._store(LogEntry(seq=self.state + 1, kind="undo", seat=seat), before)
 
+    def prepare(self, seat: int, text: str) -> tuple[Game, LogEntry]:
+        """``text`` played for ``seat`` on a copy of the game, and its log entry, neither
+        stored nor installed: :meth:`install` them once the entry is committed (the
+        event loop applies moves so, see :mod:`tikal.server.commits`).  Marks the entry
+        pending; ServerError if the engine refuses (nothing changes then)."""
+        self._refuse_while_pending()
+        try:
+            action = parse_action(text)
+        except NotationError as exc:
+            raise ServerError.notation(exc, self.state) from None
+        after = self.game.clone()
+        start = len(after.history)
+        try:
+            after.apply(action)
+        except IllegalAction as exc:
+            raise ServerError.illegal(exc, self.state) from None
+        entry = entry_of(log_steps(after.history[start:])[-1], self.state + 1, seat)
+        self.pending = entry
+        return after, entry
+
+    def install(self, after: Game, entry: LogEntry) -> None:
+        """The prepared move's entry is stored: it becomes the game (call with the lock)."""
+        self.pending = None
+        self.game = after
+        self.log.append(entry)
+
+    def _refuse_while_pending(self) -> None:
+        if self.pending is not None:
+            raise ServerError("stale", Message("server.stored_first"), 409,
+                              state=self.state)
+
     def refresh(self) -> bool:
         """Catch up with entries another server process stored in the shared database;
         True if there were any.  Replays just the new entries (the whole log if they do
-        not fit, which only a bug could cause)."""
+        not fit, which only a bug could cause).  Not while a move of this process is
+        being committed: its entry would be read back before it is installed."""
         with self.lock:
+            if self.pending is not None:
+                return False
             new = self.storage.log_since(self.game_id, self.state)
             if not new:
                 return False

@@ -246,6 +246,16 @@ class SqliteStorage:
         if pending.error is not None:
             raise pending.error
 
+    def append_many(self, entries: Sequence[tuple[str, LogEntry]]) -> list[BaseException | None]:
+        """Append every ``(game_id, entry)`` in one transaction (one sync); per entry
+        None if it was stored, else the error (:class:`StorageConflict` for a sequence
+        number that exists: only that entry is refused).  The server's commit thread
+        batches the moves applied on the event loop through this."""
+        batch = [_Pending(game_id, entry) for game_id, entry in entries]
+        if batch:
+            self._write(batch)
+        return [item.error for item in batch]
+
     def _write(self, batch: list[_Pending]) -> None:
         with self._lock:
             try:

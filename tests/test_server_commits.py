@@ -1,0 +1,222 @@
+"""Moves applied on the event loop with only their commit in the writer thread
+(tikal.server.commits, Manager.act_soon): stored exactly, batched, never two at once on a
+game, never lost when the client goes away, refused cleanly when the storage refuses."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from pg_helpers import fresh_database
+from tikal.server.commits import CommitQueue
+from tikal.server.databases import open_storage
+from tikal.server.errors import ServerError
+from tikal.server.manager import Manager
+from tikal.server.session import Session
+from tikal.server.storage import LogEntry, SqliteStorage, StorageConflict
+
+HUMANS = [{"kind": "human"}, {"kind": "human"}]
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    if request.param == "sqlite":
+        yield str(tmp_path / "games.sqlite3")
+    else:
+        yield from fresh_database()
+
+
+def new_game(manager: Manager, seed: int = 5) -> tuple[Session, list[str]]:
+    session, links = manager.create("standard", HUMANS, seed=seed)
+    return session, [seat["token"] for seat in links["seats"]]
+
+
+def some_actions(session: Session, count: int) -> list[str]:
+    """The first ``count`` actions of a game played by always taking the first legal one
+    (worked out on a copy: the session stays as it is)."""
+    game, played = session.game.clone(), []
+    for _ in range(count):
+        action = game.legal_actions()[0]
+        played.append(str(action))
+        game.apply(action)
+    return played
+
+
+def test_moves_applied_on_the_loop_are_stored_and_replay_exactly(db: str) -> None:
+    """A dozen moves through act_soon: the game in memory is the one the engine gives for
+    them, and a fresh manager on the same database rebuilds it exactly from the log."""
+    manager = Manager(open_storage(db), bot_delay=0.0)
+    session, tokens = new_game(manager)
+    actions = some_actions(session, 12)
+
+    async def play() -> None:
+        for action in actions:
+            await manager.act_soon(session.game_id, tokens[session.game.current], action,
+                                   session.state)
+
+    try:
+        asyncio.run(play())
+        assert session.state == 12 and session.pending is None
+        expected = session.game.clone()
+    finally:
+        manager.close()
+        manager.storage.close()
+    again = Manager(open_storage(db), bot_delay=0.0)
+    try:
+        rebuilt = again.get(session.game_id)
+        assert [e.action for e in rebuilt.log[1:]] == actions
+        assert rebuilt.game.to_json() == expected.to_json()
+    finally:
+        again.close()
+        again.storage.close()
+
+
+def test_appends_that_arrive_together_share_one_commit(tmp_path: Path) -> None:
+    """40 games appending at once from one loop: every entry stored once, in fewer batches
+    than entries, and a duplicate refused on its own (StorageConflict) without taking the
+    others of its batch down."""
+    store = SqliteStorage(tmp_path / "games.sqlite3")
+    manager = Manager(store, bot_delay=0.0)
+    games = [new_game(manager, seed)[0].game_id for seed in range(40)]
+    commits = CommitQueue(store)
+
+    async def append_all() -> list[Any]:
+        entry = LogEntry(seq=1, kind="action", seat=0, action="end")
+        jobs = [commits.append(game_id, entry) for game_id in games]
+        jobs.append(commits.append(games[0], entry))  # the same entry twice
+        return await asyncio.gather(*jobs, return_exceptions=True)
+
+    try:
+        results = asyncio.run(append_all())
+        stored = [store.log_since(game_id, 0) for game_id in games]
+    finally:
+        commits.close()
+        manager.close()
+        store.close()
+    refused = [r for r in results if isinstance(r, BaseException)]
+    assert len(refused) == 1 and isinstance(refused[0], StorageConflict)
+    assert all(len(log) == 1 and log[0].action == "end" for log in stored)
+    assert commits.entries == 41 and commits.batches < commits.entries
+
+
+def test_no_second_move_is_taken_while_a_commit_is_under_way(tmp_path: Path) -> None:
+    """While the first move's entry is being committed, a second move on the same state
+    (here from a thread, as a bot or an HTTP request would send it) is refused as stale,
+    and the game ends up with exactly the first move."""
+    store = SqliteStorage(tmp_path / "games.sqlite3")
+    manager = Manager(store, bot_delay=0.0)
+    session, tokens = new_game(manager)
+    first, second = (str(a) for a in session.game.legal_actions()[:2])
+    seat = session.game.current
+    gate, release = threading.Event(), threading.Event()
+    append_many = store.append_many
+
+    def slow_commit(entries: Any) -> Any:
+        gate.set()
+        release.wait(10)
+        return append_many(entries)
+
+    store.append_many = slow_commit  # type: ignore[method-assign]
+    refusals: list[ServerError] = []
+
+    def meanwhile() -> None:
+        gate.wait(10)
+        try:
+            manager.act(session.game_id, tokens[seat], second, 0)
+        except ServerError as exc:
+            refusals.append(exc)
+        finally:
+            release.set()
+
+    async def play() -> None:
+        other = threading.Thread(target=meanwhile)
+        other.start()
+        await manager.act_soon(session.game_id, tokens[seat], first, 0)
+        other.join()
+
+    try:
+        asyncio.run(play())
+        stored = store.log_since(session.game_id, 0)
+    finally:
+        manager.close()
+        store.close()
+    assert [r.code for r in refusals] == ["stale"] and refusals[0].status == 409
+    assert [e.action for e in session.log[1:]] == [first] == [e.action for e in stored]
+    assert session.state == 1 and session.pending is None
+
+
+def test_a_move_whose_client_went_away_is_still_installed(tmp_path: Path) -> None:
+    """The request is cancelled while its entry is being committed (the WebSocket closed):
+    the entry is stored all the same, so the game in memory must have the move too."""
+    store = SqliteStorage(tmp_path / "games.sqlite3")
+    manager = Manager(store, bot_delay=0.0)
+    session, tokens = new_game(manager)
+    action = str(session.game.legal_actions()[0])
+    started = threading.Event()
+    append_many = store.append_many
+
+    def slow_commit(entries: Any) -> Any:
+        started.set()
+        threading.Event().wait(0.2)
+        return append_many(entries)
+
+    store.append_many = slow_commit  # type: ignore[method-assign]
+
+    async def play() -> None:
+        request = asyncio.ensure_future(
+            manager.act_soon(session.game_id, tokens[session.game.current], action, 0))
+        while not started.is_set():
+            await asyncio.sleep(0.005)
+        request.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await request
+        for _ in range(200):  # the commit finishes on its own
+            if session.state == 1:
+                break
+            await asyncio.sleep(0.01)
+
+    try:
+        asyncio.run(play())
+        stored = store.log_since(session.game_id, 0)
+    finally:
+        manager.close()
+        store.close()
+    assert session.state == 1 and [e.action for e in stored] == [action]
+    assert session.log[-1] == stored[-1]
+
+
+def test_a_move_another_process_stored_first_is_refused_and_brought_in(
+    tmp_path: Path,
+) -> None:
+    """Two managers on one SQLite file (as two processes): the second stores its own move
+    for state 0 first, so the first one's move on the loop is refused as stale, its game
+    is left as it was, and the other process's move is read in."""
+    path = tmp_path / "games.sqlite3"
+    here = Manager(SqliteStorage(path), bot_delay=0.0)
+    there = Manager(SqliteStorage(path), bot_delay=0.0)
+    session, tokens = new_game(here)
+    mirror = there.get(session.game_id)
+    seat = session.game.current
+    mine, theirs = (str(a) for a in session.game.legal_actions()[:2])
+    there.act(session.game_id, tokens[seat], theirs, 0)
+
+    async def play() -> ServerError:
+        with pytest.raises(ServerError) as refused:
+            await here.act_soon(session.game_id, tokens[seat], mine, 0)
+        return refused.value
+
+    try:
+        refused = asyncio.run(play())
+        assert refused.code == "stale" and refused.status == 409 and refused.state == 1
+        assert [e.action for e in session.log[1:]] == [theirs]
+        assert session.game.to_json() == mirror.game.to_json() and session.pending is None
+    finally:
+        here.close()
+        there.close()
+        here.storage.close()
+        there.storage.close()
