@@ -76,11 +76,12 @@ def test_moves_applied_on_the_loop_are_stored_and_replay_exactly(db: str) -> Non
         again.storage.close()
 
 
-def test_appends_that_arrive_together_share_one_commit(tmp_path: Path) -> None:
+def test_appends_that_arrive_together_share_one_commit(db: str) -> None:
     """40 games appending at once from one loop: every entry stored once, in fewer batches
     than entries, and a duplicate refused on its own (StorageConflict) without taking the
-    others of its batch down."""
-    store = SqliteStorage(tmp_path / "games.sqlite3")
+    others of its batch down (SQLite: one transaction with a savepoint per entry;
+    PostgreSQL: one pipelined transaction, the counter refusing the second entry)."""
+    store = open_storage(db)
     manager = Manager(store, bot_delay=0.0)
     games = [new_game(manager, seed)[0].game_id for seed in range(40)]
     commits = CommitQueue(store)

@@ -9,9 +9,9 @@ up the GIL at every SQLite call and had to win it back from the busy event loop.
 So the move is checked and applied on the event loop (a fraction of a millisecond) and
 only its log entry is handed over, to :class:`CommitQueue`: one thread takes every entry
 queued while it was committing the last batch and commits them all in one transaction
-(one sync to disk), then wakes the loop once for the whole batch.  A storage that cannot
-commit a batch (no ``append_many``) gets each entry appended in a thread of its own, as
-before (PostgreSQL commits in parallel over its pool of connections).
+(one sync to disk), then wakes the loop once for the whole batch.  SQLite and PostgreSQL
+both commit batches (``append_many``); a storage that cannot gets each entry appended in a
+thread of its own, as before.
 """
 
 from __future__ import annotations

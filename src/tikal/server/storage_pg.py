@@ -19,12 +19,13 @@ same games.  Three things matter beyond what SQLite does:
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import queue
 import secrets
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any, TypeVar
 
@@ -196,10 +197,7 @@ class PostgresStorage:
         def store(conn: psycopg.Connection[Any]) -> None:
             nonlocal attempt
             attempt += 1
-            stored = conn.execute(APPEND_SQL, (
-                entry.seq, entry.at, game_id, entry.seq - 1, *entry_row(game_id, entry),
-                CHANNEL, f"{game_id} {entry.seq} {self.origin}",
-            )).rowcount
+            stored = conn.execute(APPEND_SQL, self._append_params(game_id, entry)).rowcount
             if stored != 1:
                 if attempt > 1 and self._stored(conn, game_id, entry):
                     return  # the first attempt committed, only its answer was lost
@@ -209,6 +207,51 @@ class PostgresStorage:
             self._run(store, transaction=False)
         except psycopg.errors.UniqueViolation as exc:
             raise StorageConflict(f"entry {entry.seq} of {game_id} already exists") from exc
+
+    def append_many(self, entries: Sequence[tuple[str, LogEntry]]) -> list[BaseException | None]:
+        """Append every ``(game_id, entry)`` in one transaction, the statements sent
+        together (psycopg's pipeline mode: one round trip for the batch, one WAL flush);
+        per entry None if it was stored, else :class:`StorageConflict` (the game's
+        counter had moved on: only that entry is refused).  The games' rows are locked in
+        the order of their ids, so two processes' batches cannot deadlock.  Should the
+        answer of a committed batch be lost, the retry finds each entry stored and says
+        so, as :meth:`append` does."""
+        order = sorted(range(len(entries)), key=lambda i: entries[i][0])
+        attempt = 0
+
+        def store(conn: psycopg.Connection[Any]) -> dict[int, int]:
+            nonlocal attempt
+            attempt += 1
+            with conn.transaction(), conn.pipeline():
+                cursors = {i: conn.execute(APPEND_SQL, self._append_params(*entries[i]))
+                           for i in order}
+            return {i: cursor.rowcount for i, cursor in cursors.items()}
+
+        if not entries:
+            return []
+        try:
+            counts = self._run(store, transaction=False)
+        except psycopg.errors.UniqueViolation:  # took the whole batch down: one by one
+            return [self._append_one(game_id, entry) for game_id, entry in entries]
+        results: list[BaseException | None] = []
+        for i, (game_id, entry) in enumerate(entries):
+            if counts[i] == 1 or (attempt > 1 and self._run(
+                    functools.partial(self._stored, game_id=game_id, entry=entry), False)):
+                results.append(None)
+            else:
+                results.append(StorageConflict(f"entry {entry.seq} of {game_id} already exists"))
+        return results
+
+    def _append_one(self, game_id: str, entry: LogEntry) -> BaseException | None:
+        try:
+            self.append(game_id, entry)
+        except StorageConflict as exc:
+            return exc
+        return None
+
+    def _append_params(self, game_id: str, entry: LogEntry) -> tuple[Any, ...]:
+        return (entry.seq, entry.at, game_id, entry.seq - 1, *entry_row(game_id, entry),
+                CHANNEL, f"{game_id} {entry.seq} {self.origin}")
 
     @staticmethod
     def _stored(conn: psycopg.Connection[Any], game_id: str, entry: LogEntry) -> bool:
