@@ -55,6 +55,15 @@ def fresh_database() -> Iterator[str]:
             conn.execute(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)")
 
 
+def database_of_kind(kind: str, folder: Path) -> Iterator[str]:
+    """Where a storage lives for one test: a SQLite file in ``folder`` (``kind`` "sqlite")
+    or a fresh PostgreSQL database (for fixtures parametrized over both)."""
+    if kind == "sqlite":
+        yield str(folder / "games.sqlite3")
+    else:
+        yield from fresh_database()
+
+
 def restart_postgres() -> None:
     """Restart the test server (fast shutdown: every connection is cut)."""
     subprocess.run(["bash", str(ROOT / ".ci" / "postgres.sh"), "restart"], check=True,

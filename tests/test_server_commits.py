@@ -6,13 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 
-from pg_helpers import fresh_database
+from pg_helpers import database_of_kind
 from tikal.server.commits import CommitQueue
 from tikal.server.databases import open_storage
 from tikal.server.errors import ServerError
@@ -25,15 +25,35 @@ HUMANS = [{"kind": "human"}, {"kind": "human"}]
 
 @pytest.fixture(params=["sqlite", "postgresql"])
 def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    if request.param == "sqlite":
-        yield str(tmp_path / "games.sqlite3")
-    else:
-        yield from fresh_database()
+    yield from database_of_kind(request.param, tmp_path)
+
+
+def hold_commits(store: SqliteStorage, before: Callable[[], None]) -> None:
+    """Make every batch commit of ``store`` run ``before`` first (to hold it back)."""
+    append_many = store.append_many
+
+    def held(entries: Any) -> Any:
+        before()
+        return append_many(entries)
+
+    store.append_many = held  # type: ignore[method-assign]
 
 
 def new_game(manager: Manager, seed: int = 5) -> tuple[Session, list[str]]:
     session, links = manager.create("standard", HUMANS, seed=seed)
     return session, [seat["token"] for seat in links["seats"]]
+
+
+def play_then_read_log(manager: Manager, play: Coroutine[Any, Any, None], game_id: str,
+                       ) -> list[LogEntry]:
+    """Run ``play`` on a new loop, then close the manager and its storage; the stored log
+    of ``game_id`` after the start entry."""
+    try:
+        asyncio.run(play)
+        return manager.storage.log_since(game_id, 0)
+    finally:
+        manager.close()
+        manager.storage.close()
 
 
 def some_actions(session: Session, count: int) -> list[str]:
@@ -115,14 +135,12 @@ def test_no_second_move_is_taken_while_a_commit_is_under_way(tmp_path: Path) -> 
     first, second = (str(a) for a in session.game.legal_actions()[:2])
     seat = session.game.current
     gate, release = threading.Event(), threading.Event()
-    append_many = store.append_many
 
-    def slow_commit(entries: Any) -> Any:
+    def wait_for_the_other_move() -> None:
         gate.set()
         release.wait(10)
-        return append_many(entries)
 
-    store.append_many = slow_commit  # type: ignore[method-assign]
+    hold_commits(store, wait_for_the_other_move)
     refusals: list[ServerError] = []
 
     def meanwhile() -> None:
@@ -140,12 +158,7 @@ def test_no_second_move_is_taken_while_a_commit_is_under_way(tmp_path: Path) -> 
         await manager.act_soon(session.game_id, tokens[seat], first, 0)
         other.join()
 
-    try:
-        asyncio.run(play())
-        stored = store.log_since(session.game_id, 0)
-    finally:
-        manager.close()
-        store.close()
+    stored = play_then_read_log(manager, play(), session.game_id)
     assert [r.code for r in refusals] == ["stale"] and refusals[0].status == 409
     assert [e.action for e in session.log[1:]] == [first] == [e.action for e in stored]
     assert session.state == 1 and session.pending is None
@@ -159,14 +172,12 @@ def test_a_move_whose_client_went_away_is_still_installed(tmp_path: Path) -> Non
     session, tokens = new_game(manager)
     action = str(session.game.legal_actions()[0])
     started = threading.Event()
-    append_many = store.append_many
 
-    def slow_commit(entries: Any) -> Any:
+    def take_a_while() -> None:
         started.set()
         threading.Event().wait(0.2)
-        return append_many(entries)
 
-    store.append_many = slow_commit  # type: ignore[method-assign]
+    hold_commits(store, take_a_while)
 
     async def play() -> None:
         request = asyncio.ensure_future(
@@ -181,12 +192,7 @@ def test_a_move_whose_client_went_away_is_still_installed(tmp_path: Path) -> Non
                 break
             await asyncio.sleep(0.01)
 
-    try:
-        asyncio.run(play())
-        stored = store.log_since(session.game_id, 0)
-    finally:
-        manager.close()
-        store.close()
+    stored = play_then_read_log(manager, play(), session.game_id)
     assert session.state == 1 and [e.action for e in stored] == [action]
     assert session.log[-1] == stored[-1]
 

@@ -11,7 +11,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from pg_helpers import fresh_database
+from pg_helpers import database_of_kind, fresh_database
 from tikal.server.databases import open_storage
 from tikal.server.errors import ServerError
 from tikal.server.manager import Manager
@@ -35,10 +35,7 @@ def pg_url() -> Iterator[str]:
 @pytest.fixture(params=["sqlite", "postgresql"])
 def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     """Where a storage lives: a SQLite file or a fresh PostgreSQL database."""
-    if request.param == "sqlite":
-        yield str(tmp_path / "games.sqlite3")
-    else:
-        yield from fresh_database()
+    yield from database_of_kind(request.param, tmp_path)
 
 
 @pytest.fixture
