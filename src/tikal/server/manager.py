@@ -22,7 +22,7 @@ from ..seats import seat_look
 from .bots import BotRunner, bot_names, hint, hint_bot_name
 from .commits import CommitQueue
 from .errors import ServerError
-from .session import Session, entry_of, rebuild
+from .session import Session, entry_of, rebuild, stored_first
 from .storage import GameRecord, LogEntry, SeatRecord, Storage, StorageConflict
 
 Listener = Callable[[str], None]
@@ -30,6 +30,21 @@ Listener = Callable[[str], None]
 
 def new_token() -> str:
     return secrets.token_urlsafe(18)
+
+
+def check_action_text(text: Any) -> None:
+    """An action as sent must be a short, non-blank text (the engine reads the rest)."""
+    if not isinstance(text, str) or not text.strip() or len(text) > 64:
+        raise ServerError("bad_request", Message("server.action_type"))
+
+
+def human_to_act(session: Session, seats: tuple[int, ...], state: Any) -> int:
+    """The seat to act, if ``seats`` hold it, ``state`` is current and a human plays it
+    (call with the session's lock held)."""
+    acting = session.check_turn(seats, state)
+    if session.record.seats[acting].kind != "human":
+        raise ServerError("forbidden", Message("server.bot_seat"), 403)
+    return acting
 
 
 def plausible_id(game_id: str) -> bool:
@@ -197,15 +212,11 @@ class Manager:
     def act(self, game_id: str, token: str | None, text: Any, state: Any) -> Session:
         session = self.get(game_id)
         seats = session.seats_for(token)
-        if not isinstance(text, str) or not text.strip() or len(text) > 64:
-            raise ServerError("bad_request", Message("server.action_type"))
+        check_action_text(text)
         self._catch_up_to(session, state)
         try:
             with session.lock:
-                acting = session.check_turn(seats, state)
-                if session.record.seats[acting].kind != "human":
-                    raise ServerError("forbidden", Message("server.bot_seat"), 403)
-                session.apply(acting, text)
+                session.apply(human_to_act(session, seats, state), text)
         except ServerError as exc:
             self._catch_up(session, exc)
             raise
@@ -222,32 +233,20 @@ class Manager:
                 or not session.lock.acquire(blocking=False)):
             return await asyncio.to_thread(self.act, game_id, token, text, state)
         try:
-            after, entry = self._prepare(session, token, text, state)
+            try:
+                seats = session.seats_for(token)
+                check_action_text(text)
+                after, entry = session.prepare(human_to_act(session, seats, state), text)
+            finally:
+                session.lock.release()
         except ServerError as exc:
-            session.lock.release()
             if exc.code == "stale" and session.pending is None:
                 await asyncio.to_thread(self._catch_up, session, exc)
             raise
-        except BaseException:
-            session.lock.release()
-            raise
-        session.lock.release()
         # The commit finishes even if this request is cancelled (its client went away):
         # storage and memory must not part.
         await asyncio.shield(asyncio.ensure_future(self._commit(session, after, entry)))
         return session
-
-    @staticmethod
-    def _prepare(session: Session, token: str | None, text: Any, state: Any,
-                 ) -> tuple[Game, LogEntry]:
-        """The checks of :meth:`act` and the move on a copy (call with the lock held)."""
-        seats = session.seats_for(token)
-        if not isinstance(text, str) or not text.strip() or len(text) > 64:
-            raise ServerError("bad_request", Message("server.action_type"))
-        acting = session.check_turn(seats, state)
-        if session.record.seats[acting].kind != "human":
-            raise ServerError("forbidden", Message("server.bot_seat"), 403)
-        return session.prepare(acting, text)
 
     async def _commit(self, session: Session, after: Game, entry: LogEntry) -> None:
         """Store a prepared move, then install it and tell the listeners; on a refusal
@@ -258,8 +257,7 @@ class Manager:
             with session.lock:
                 session.pending = None
             if isinstance(exc, StorageConflict):
-                refused = ServerError("stale", Message("server.stored_first"), 409,
-                                      state=session.state)
+                refused = stored_first(session.state)
                 await asyncio.to_thread(self._catch_up, session, refused)
                 raise refused from None
             raise

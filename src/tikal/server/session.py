@@ -74,6 +74,12 @@ def rebuild(game: GameRecord, log: list[LogEntry]) -> Game:
     return Game.from_record(record)
 
 
+def stored_first(state: int) -> ServerError:
+    """The refusal of a move whose state another move took first (stored by another
+    process, or being committed here)."""
+    return ServerError("stale", Message("server.stored_first"), 409, state=state)
+
+
 # ------------------------------------------------------------------ sessions
 
 
@@ -145,21 +151,16 @@ class Session:
         return game.current
 
     def apply(self, seat: int, text: str) -> None:
-        """Play ``text`` for ``seat`` and store it; ServerError if the engine refuses."""
-        self._refuse_while_pending()
-        game = self.game
+        """Play ``text`` for ``seat`` and store it; ServerError if the engine or the
+        storage refuses (nothing changes then).  :meth:`prepare`, then the commit here."""
+        after, entry = self.prepare(seat, text)
         try:
-            action = parse_action(text)
-        except NotationError as exc:
-            raise ServerError.notation(exc, self.state) from None
-        before = game.clone()
-        start = len(game.history)
-        try:
-            game.apply(action)
-        except IllegalAction as exc:
-            raise ServerError.illegal(exc, self.state) from None
-        step = log_steps(game.history[start:])[-1]
-        self._store(entry_of(step, self.state + 1, seat), before)
+            self._append(entry)
+        finally:
+            self.pending = None
+        self.install(after, entry)
+        if after.is_over:
+            self.storage.set_status(self.game_id, "over")
 
     def undo(self, seat: int) -> None:
         """Take back the last action of the turn for ``seat`` and store the undo."""
@@ -200,8 +201,7 @@ class Session:
 
     def _refuse_while_pending(self) -> None:
         if self.pending is not None:
-            raise ServerError("stale", Message("server.stored_first"), 409,
-                              state=self.state)
+            raise stored_first(self.state)
 
     def refresh(self) -> bool:
         """Catch up with entries another server process stored in the shared database;
@@ -233,13 +233,17 @@ class Session:
             assert step.action is not None
             self.game.apply(step.action, chance=step.chance)
 
-    def _store(self, entry: LogEntry, before: Game) -> None:
+    def _append(self, entry: LogEntry) -> None:
         try:
             self.storage.append(self.game_id, entry)
         except StorageConflict:
-            self.game = before
-            raise ServerError("stale", Message("server.stored_first"), 409,
-                              state=self.state) from None
+            raise stored_first(self.state) from None
+
+    def _store(self, entry: LogEntry, before: Game) -> None:
+        """Store ``entry``, already played on the game; on a refusal the game goes back
+        to ``before``."""
+        try:
+            self._append(entry)
         except Exception:
             self.game = before
             raise
