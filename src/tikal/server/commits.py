@@ -27,7 +27,7 @@ from .storage import LogEntry, Storage
 
 
 class BatchStorage(Protocol):
-    """A storage that commits several entries at once (:class:`SqliteStorage`)."""
+    """A storage that commits several entries at once (SQLite and PostgreSQL do)."""
 
     def append_many(
         self, entries: Sequence[tuple[str, LogEntry]],
