@@ -100,6 +100,7 @@ class Evaluator:
     set_points: tuple[int, ...] = ()
     each: int = 0
     _gains: dict[tuple[tuple[int, ...], int], float] = field(default_factory=dict)
+    _points: dict[tuple[int, ...], int] = field(default_factory=dict)  # set points by counts
 
     def __post_init__(self) -> None:
         game = self.game
@@ -136,8 +137,11 @@ class Evaluator:
     def treasure_value(self, counts: tuple[int, ...], q: int) -> float:
         if self.each:
             return float(sum(counts) * self.each * self.rounds[q])
-        sp = self.set_points
-        return float(sum(sp[min(c, 3)] for c in counts) * self.rounds[q])
+        points = self._points.get(counts)
+        if points is None:
+            sp = self.set_points
+            points = self._points[counts] = sum(sp[min(c, 3)] for c in counts)
+        return float(points * self.rounds[q])
 
     def token_gain(self, counts: tuple[int, ...], q: int) -> float:
         """Expected value for ``q`` of one more face-down token [HIDDEN-1]."""

@@ -57,7 +57,8 @@ class Plan:
 
 class _Node:
     __slots__ = (
-        "actions", "after", "cells", "game", "key", "players", "score", "trials", "values"
+        "actions", "after", "cells", "game", "key", "players", "score", "steps", "trials",
+        "values",
     )
 
     def __init__(self, game: GameState, values: list[float], actions: list[Action], score: float):
@@ -69,6 +70,7 @@ class _Node:
         self.players: list[float] | None = None  # Evaluator.player_terms, when needed
         self.trials: dict[tuple[int, bool, str], list[float] | None] = {}
         self.after: dict[tuple[int, bool, str], list[float] | None] = {}
+        self.steps: dict[tuple[int, bool, str], list[float] | None] = {}
         self.key: tuple[object, ...] = ()
 
 
@@ -376,9 +378,22 @@ class TurnPlanner:
                 delta = self._move_delta(node, ev, p, src, dst, leader)
                 delta[p] += fut * w.camp
                 out.append(_Cand(delta, (BuildCamp(dst),), route=(pred, src, dst, leader)))
+        if n == 2:  # the objective is own value minus the other's: no list per candidate
+            o = 1 - p
+            mine, other = node.values[p], node.values[o]
+            for cand in out:
+                delta = cand.delta
+                cand.score = (mine + delta[p]) - (other + delta[o])
+            return out
+        # Evaluator.objective with the candidate's values, written out (once per candidate)
+        base = node.values
+        rest = [q for q in range(n) if q != p]
+        wmax = w.opponents_max
         for cand in out:
-            values = [v + d for v, d in zip(node.values, cand.delta, strict=True)]
-            cand.score = ev.objective(values, p)
+            delta = cand.delta
+            others = [base[q] + delta[q] for q in rest]
+            cand.score = ((base[p] + delta[p]) - wmax * max(others)
+                          - (1 - wmax) * sum(others) / len(others))
         return out
 
     # ------------------------------------------------------------ trial deltas
@@ -386,21 +401,34 @@ class TurnPlanner:
     def _move_delta(
         self, node: _Node, ev: Evaluator, p: int, src: int, dst: int, leader: bool
     ) -> list[float]:
-        n = node.game.players
-        delta = [0.0] * n
-        old_src = self._cell(node, ev, src)
-        if old_src is not None:
-            new_src = self._trial(node, ev, p, src, leader, "minus")
-            if new_src is not None:
-                for q in range(n):
-                    delta[q] += new_src[q] - old_src[q]
-        old_dst = self._cell(node, ev, dst)
-        if old_dst is not None:
-            new_dst = self._trial(node, ev, p, dst, leader, "plus")
-            if new_dst is not None:
-                for q in range(n):
-                    delta[q] += new_dst[q] - old_dst[q]
-        return delta
+        """The change of the cell terms when ``p`` walks a figure from ``src`` to ``dst``:
+        what leaving ``src`` changes plus what arriving at ``dst`` changes, each worked out
+        once per node (a node walks every figure to every target)."""
+        left = self._step_delta(node, ev, p, src, leader, "minus")
+        came = self._step_delta(node, ev, p, dst, leader, "plus")
+        if left is None:
+            return [0.0 + b for b in came] if came is not None else [0.0] * node.game.players
+        if came is None:
+            return [0.0 + a for a in left]
+        return [0.0 + a + b for a, b in zip(left, came, strict=True)]
+
+    def _step_delta(
+        self, node: _Node, ev: Evaluator, p: int, cell: int, leader: bool, what: str
+    ) -> list[float] | None:
+        """How ``cell``'s terms change with one own figure more ("plus") or less
+        ("minus"); None where nothing changes (not a scored cell). Cached per node."""
+        key = (cell, leader, what)
+        steps = node.steps
+        if key in steps:
+            return steps[key]
+        found: list[float] | None = None
+        old = self._cell(node, ev, cell)
+        if old is not None:
+            new = self._trial(node, ev, p, cell, leader, what)
+            if new is not None:
+                found = [b - a for a, b in zip(old, new, strict=True)]
+        steps[key] = found
+        return found
 
     def _trial(
         self, node: _Node, ev: Evaluator, p: int, cell: int, leader: bool, what: str
