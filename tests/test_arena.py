@@ -71,6 +71,24 @@ def test_a_bot_can_play_with_weights_from_a_file(tmp_path: Path) -> None:
         parse_bots(f"greedy@{tmp_path / 'missing.json'}", 2)
 
 
+
+def test_a_bot_entry_can_carry_constructor_settings() -> None:
+    """``mcts+reply_placements=4:7``: the setting reaches the bot (numbers as numbers),
+    the entry keeps its own label, and an unknown key or a bot without settings is
+    refused with the keys it takes."""
+    lineup = parse_bots("mcts+reply_placements=4+temperature=1.5:7,mcts:7", 2)
+    assert lineup[0].label == "mcts+reply_placements=4+temperature=1.5:7"
+    tuned, plain = (spec.build(1) for spec in lineup)
+    assert tuned.replier.placements == 4 and plain.replier.placements == 8  # type: ignore[attr-defined]
+    assert tuned.temperature == 1.5 and tuned.iterations == 7  # type: ignore[attr-defined]
+    assert parse_bots("greedy+beam=2", 2)[0].build(1).planner.beam == 2  # type: ignore[attr-defined]
+    with pytest.raises(ValueError, match="reply_placements"):
+        parse_bots("mcts+depth=3", 2)
+    with pytest.raises(ValueError, match="keys: none"):
+        parse_bots("random+beam=1", 2)
+    with pytest.raises(ValueError, match="key=value"):
+        parse_bots("greedy+beam", 2)
+
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_seats_rotate_so_every_bot_plays_every_seat_equally(players: int) -> None:
     lineup = parse_bots("mcts,greedy,random", players) if players >= 3 else parse_bots(

@@ -12,6 +12,7 @@ mean score and margin over the best opponent, and the bots' thinking times.
 
 from __future__ import annotations
 
+import inspect
 import json
 import math
 import os
@@ -28,7 +29,7 @@ from ..game import Game
 from ..loop import play_game
 from . import BOT_NAMES, PRESETS, Bot, make_bot
 from .evaluate import Weights, load_weights
-from .greedy import PlanningBot
+from .greedy import GreedyBot, PlanningBot
 from .mcts import MCTSBot
 
 T = TypeVar("T")
@@ -91,12 +92,14 @@ def parse_budget(text: str | None) -> Budget:
 class BotSpec:
     """One entry of ``--bots``: ``name``, ``name:budget`` (e.g. ``mcts:2s``), each
     optionally with ``@weights.json`` (evaluation weights other than the packaged ones,
-    e.g. ``mcts@docs/arena/weights_hand_set.json``)."""
+    e.g. ``mcts@docs/arena/weights_hand_set.json``); the name may carry constructor
+    settings as ``+key=value`` (``mcts+reply_placements=4:1.8s``)."""
 
     label: str
     name: str
     budget: Budget = Budget()
     weights: Weights | None = None
+    settings: tuple[tuple[str, Any], ...] = ()
 
     @property
     def searches(self) -> bool:
@@ -104,7 +107,9 @@ class BotSpec:
         return self.name in SEARCH_BOTS
 
     def build(self, seed: int) -> Bot:
-        settings: dict[str, Any] = {} if self.weights is None else {"weights": self.weights}
+        settings: dict[str, Any] = dict(self.settings)
+        if self.weights is not None:
+            settings["weights"] = self.weights
         if self.budget.empty or not self.searches:
             return make_bot(self.name, seed=seed, **settings)
         return make_bot(
@@ -120,16 +125,18 @@ def parse_bots(text: str, players: int, default_budget: Budget = Budget()) -> li
         if not entry:
             continue
         bot, _, weights_path = entry.partition("@")
-        name, _, budget_text = bot.partition(":")
+        named, _, budget_text = bot.partition(":")
+        name, *setting_texts = named.split("+")
         name = name.strip().lower()
         if name not in BOT_NAMES:
             raise ValueError(f"unknown bot {name!r}; choose from {', '.join(BOT_NAMES)}")
+        settings = tuple(_setting(name, text) for text in setting_texts)
         if weights_path and PRESETS.get(name, (name,))[0] not in WEIGHTED_LEVELS:
             raise ValueError(f"{name} has no evaluation weights (only greedy and mcts levels)")
         weights = _weights_file(weights_path.strip()) if weights_path else None
         budget = parse_budget(budget_text) if budget_text else default_budget
-        label = entry if budget_text or weights_path else name
-        specs.append(BotSpec(label, name, budget, weights))
+        label = entry if budget_text or weights_path or settings else name
+        specs.append(BotSpec(label, name, budget, weights, settings))
     if not specs:
         raise ValueError("--bots needs at least one bot")
     if len(specs) > players:
@@ -138,6 +145,30 @@ def parse_bots(text: str, players: int, default_budget: Budget = Budget()) -> li
         specs.append(specs[-1])
     return specs
 
+
+def _setting(name: str, text: str) -> tuple[str, Any]:
+    """One ``key=value`` of a bot entry, checked against the bot class's constructor
+    (a number where it reads as one, else the text)."""
+    key, sep, raw = (part.strip() for part in text.partition("="))
+    level = PRESETS.get(name, (name,))[0]
+    cls = SETTING_CLASSES.get(level)
+    known = [] if cls is None else [
+        p for p in inspect.signature(cls).parameters if p not in ("seed", "weights")]
+    if not sep or key not in known:
+        choices = ", ".join(known) or "none"
+        raise ValueError(f"bad setting {text!r} for {name}: use key=value, keys: {choices}")
+    value: Any = raw
+    for kind in (int, float):
+        try:
+            value = kind(raw)
+            break
+        except ValueError:
+            continue
+    return key, value
+
+
+#: The classes whose constructor settings a ``--bots`` entry may give.
+SETTING_CLASSES: dict[str, type] = {"greedy": GreedyBot, "mcts": MCTSBot}
 
 #: Levels whose bots take evaluation weights.
 WEIGHTED_LEVELS = frozenset({"greedy", "mcts"})
