@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import gc
+import json
 import random
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
 from tikal.cli.root import build_app
-from tikal.loadtest import apply_message, apply_patch, legal_actions
+from tikal.loadtest import apply_message, apply_patch, gc_cell, legal_actions
+from tikal.server.gcstats import GcPauses
 
 
 def test_loadtest_plays_games_and_prints_its_table() -> None:
@@ -20,6 +24,25 @@ def test_loadtest_plays_games_and_prints_its_table() -> None:
     row = next(line for line in result.output.splitlines() if "saturate" in line)
     cells = [c.strip() for c in row.strip("│ ").split("│")]
     assert cells[1] == "2" and int(cells[2]) > 0 and cells[-1] == "0"  # games, moves/s, errors
+    collections, longest = cells[-2].split("/")  # the server's GC pauses, from its report
+    assert int(collections) > 0 and float(longest) >= 0
+
+
+def test_gc_pauses_are_recorded_per_generation(tmp_path: Path) -> None:
+    """The recorder counts the collections it sees (one full one here) and writes the
+    summary that the load test reads; once stopped it records nothing more."""
+    pauses = GcPauses()
+    pauses.start()
+    gc.collect()
+    gc.collect(0)
+    pauses.stop()
+    gc.collect()
+    summary = pauses.summary()
+    assert summary["2"]["count"] == 1 and summary["0"]["count"] == 1
+    assert summary["max_ms"] == max(summary[g]["max_ms"] for g in ("0", "1", "2")) >= 0
+    pauses.write(tmp_path / "gc.json")
+    assert json.loads((tmp_path / "gc.json").read_text()) == summary
+    assert gc_cell([summary, None]) == f"{2 + summary['1']['count']}/{summary['max_ms']:.0f} + -"
 
 
 def test_several_processes_need_postgresql() -> None:

@@ -35,6 +35,8 @@ import httpx
 import orjson
 import websockets
 
+from .server.gcstats import REPORT_ENV
+
 STARTUP_TIMEOUT = 30.0
 
 
@@ -134,6 +136,17 @@ def free_port() -> int:
 class Server:
     process: subprocess.Popen[bytes]
     url: str
+    #: Where the server writes its garbage-collection pauses when it stops (gcstats.py).
+    gc_report: Path | None = None
+
+    def gc_pauses(self) -> dict[str, Any] | None:
+        """The server's collections and pauses (after it stopped); None from a server
+        that does not write them (an older checkout)."""
+        with contextlib.suppress(OSError, ValueError):
+            if self.gc_report is not None:
+                found: dict[str, Any] = orjson.loads(self.gc_report.read_bytes())
+                return found
+        return None
 
     def cpu_seconds(self) -> float:
         """CPU time (user + system) the server process has used so far."""
@@ -171,11 +184,16 @@ def has_option(server_path: str, option: str) -> bool:
 
 def start_servers(
     count: int, db: str, server_path: str | None, bot_delay: float, extra: list[str],
+    folder: Path | None = None,
 ) -> list[Server]:
-    """``count`` ``tikal serve`` processes on 127.0.0.1 sharing the database ``db``."""
-    env = _server_env(server_path)
+    """``count`` ``tikal serve`` processes on 127.0.0.1 sharing the database ``db``; each
+    writes its garbage-collection pauses into ``folder`` when it stops (if given)."""
     servers = []
-    for _ in range(count):
+    for index in range(count):
+        env = _server_env(server_path)
+        report = None if folder is None else folder / f"gc-{index}.json"
+        if report is not None:
+            env[REPORT_ENV] = str(report)
         port = free_port()
         cmd = [
             sys.executable, "-c", "from tikal.cli import main; main()", "serve",
@@ -183,7 +201,7 @@ def start_servers(
             "--bot-delay", str(bot_delay), "--log-level", "warning", *extra,
         ]
         proc = subprocess.Popen(cmd, env=env, stdout=subprocess.DEVNULL)
-        servers.append(Server(proc, f"127.0.0.1:{port}"))
+        servers.append(Server(proc, f"127.0.0.1:{port}", report))
     deadline = time.monotonic() + STARTUP_TIMEOUT
     for server in servers:
         while True:
@@ -404,6 +422,8 @@ class Result:
     rss_mb: list[float]
     cpu_seconds: float = float("nan")
     client_cpu_seconds: float = float("nan")
+    #: Each server's garbage-collection pauses (None where a server did not report them).
+    gc: list[dict[str, Any] | None] = field(default_factory=list)
 
 
 async def _run_clients(
@@ -454,14 +474,28 @@ def run(opts: Options) -> Result:
         extra = list(opts.server_args)
         if not opts.server_path or has_option(opts.server_path, "--no-limits"):
             extra.append("--no-limits")  # servers older than the limits have none to lift
-        servers = start_servers(opts.processes, db, opts.server_path, opts.bot_delay, extra)
+        servers = start_servers(opts.processes, db, opts.server_path, opts.bot_delay, extra,
+                                Path(tmp))
         try:
             with asyncio.Runner(loop_factory=_event_loop) as runner:
                 stats, elapsed, cpu, own = runner.run(_run_clients(opts, servers))
             rss = [s.peak_rss_mb() for s in servers]
         finally:
             stop_servers(servers)
-    return Result(opts, stats, elapsed, rss, cpu, own)
+        pauses = [s.gc_pauses() for s in servers]
+    return Result(opts, stats, elapsed, rss, cpu, own, pauses)
+
+
+def gc_cell(reports: list[dict[str, Any] | None]) -> str:
+    """Collections and the longest pause of each server (``-`` where not reported)."""
+    cells = []
+    for report in reports:
+        if report is None:
+            cells.append("-")
+            continue
+        count = sum(report[g]["count"] for g in ("0", "1", "2"))
+        cells.append(f"{count}/{report['max_ms']:.0f}")
+    return " + ".join(cells) or "-"
 
 
 def percentile(values: list[float], q: float) -> float:
@@ -499,5 +533,6 @@ def summary(result: Result) -> dict[str, str]:
         "server CPU ms/move": f"{result.cpu_seconds * 1000 / s.moves:.1f}" if s.moves else "-",
         "client CPU ms/move":
             f"{result.client_cpu_seconds * 1000 / s.moves:.1f}" if s.moves else "-",
+        "GC pauses n/max ms": gc_cell(result.gc),
         "errors": errors,
     }

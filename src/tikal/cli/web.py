@@ -66,6 +66,7 @@ def serve(
     from ..server import create_app
     from ..server.analysis_jobs import AnalysisSettings
     from ..server.app import tune_gc_for_serving
+    from ..server.gcstats import record_from_env
     from ..server.limits import scaled_settings
 
     settings = scaled_settings(limits, games_per_client, bot_only_games, idle_seconds,
@@ -78,5 +79,6 @@ def serve(
     typer.echo(say("serve.open", language_of(lang), url=f"http://{shown}:{port}/",
                    where=where_stored(db)))
     tune_gc_for_serving()
+    record_from_env()  # the collector's pauses, for tikal loadtest (gcstats.py)
     uvicorn.run(web, host=host, port=port, log_level=log_level, ws_max_size=65536,
                 ws_per_message_deflate=ws_deflate)

@@ -20,7 +20,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from . import routes_api, routes_pages, routes_tutorial, routes_ws
+from . import gcstats, routes_api, routes_pages, routes_tutorial, routes_ws
 from .analysis_jobs import AnalysisSettings
 from .bots import Hints
 from .databases import open_storage
@@ -53,6 +53,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
         cluster.close()
     svc.manager.close()
     svc.hub.loop = svc.manager.bots.loop = None
+    gcstats.write_report()
 
 
 def tune_gc_for_serving() -> None:
