@@ -608,7 +608,12 @@ def compact_legal(legal: dict[str, list[dict[str, Any]]]) -> dict[str, Any]:
     (:func:`expand_legal`).  A column with one value in every row is sent once
     (``same``), a list column made of other fields by their names (``lists``: ``cells``
     of a move is ``["src", "dst"]``).  This took the largest message after a move from 8.9 KB to
-    under 4 KB.  The texts are still the catalog's, rendered by the server."""
+    under 4 KB.  The texts are still the catalog's, rendered by the server.
+
+    Rows (and list values inside them) are tuples, JSON arrays all the same: a tuple of
+    texts and numbers drops out of the garbage collector's sight after its first
+    collection, and the remembered tables (:func:`legal_tables`) were half of the
+    objects a server with 100 games in memory had the collector look at."""
     return {verb: _legal_table(entries) for verb, entries in legal.items()}
 
 
@@ -620,7 +625,8 @@ def _legal_table(entries: list[dict[str, Any]]) -> dict[str, Any]:
         keys = [k for k in first if k != "verb"]
     else:  # in the order they first come
         keys = [k for k in dict.fromkeys(k for entry in entries for k in entry) if k != "verb"]
-    columns = {k: [entry.get(k) for entry in entries] for k in keys}
+    columns = {k: [tuple(v) if isinstance(v, list) else v for v in (e.get(k) for e in entries)]
+               for k in keys}
     return _table(keys, columns, len(entries), first)
 
 
@@ -634,15 +640,15 @@ def _table(
     fields = sorted((k for k in keys if k not in TEMPLATED),  # longest values first
                     key=lambda k: -len(str(first.get(k, ""))))
     templates = _templated(columns, fields, count)
-    lists = {k: names for k in keys
-             if isinstance(columns[k][0], list) and (names := _list_of_fields(k, columns, fields))}
+    lists = {k: names for k in keys if isinstance(columns[k][0], (list, tuple))
+             and (names := _list_of_fields(k, columns, fields))}
     same = {k: column[0] for k in keys if k not in lists and count > 1
             and (column := columns[k]).count(column[0]) == len(column)}
     keys = [k for k in keys if k not in lists and k not in same]
-    table: dict[str, Any] = {
-        "keys": keys, "rows": [list(row) for row in zip(*(columns[k] for k in keys), strict=True)]}
+    table: dict[str, Any] = {"keys": keys, "rows": list(zip(*(columns[k] for k in keys),
+                                                         strict=True))}
     if not keys:  # every column shared or a list: one empty row per entry
-        table["rows"] = [[] for _ in range(count)]
+        table["rows"] = [()] * count
     for name, part in (("same", same), ("lists", lists), ("templates", templates)):
         if part:
             table[name] = part
@@ -793,7 +799,7 @@ def _offer_columns(
                        strict=True))
     columns.pop("verb", None)
     columns["cost"] = [cost for _, cost, _ in offers]
-    columns["cells"] = [list(f[2]) for f in facts]
+    columns["cells"] = [f[2] for f in facts]  # tuples, shared with the facts
     columns["text"] = [text for _, _, text in offers]
     return columns
 
@@ -803,13 +809,14 @@ def _list_of_fields(column: str, columns: dict[str, list[Any]], fields: list[str
     is ``[src, dst]``), or [] if there are none such."""
     values = columns[column]
     first = values[0]
-    if not isinstance(first, list) or not first or not all(isinstance(v, str) for v in first):
+    if not isinstance(first, (list, tuple)) or not first or not all(
+            isinstance(v, str) for v in first):
         return []
     names = [next((f for f in fields if columns[f][0] == item), "") for item in first]
     if "" in names:
         return []
-    made = [list(row) for row in zip(*(columns[n] for n in names), strict=True)]
-    return names if made == values else []
+    made = list(zip(*(columns[n] for n in names), strict=True))
+    return names if made == [tuple(v) for v in values] else []
 
 
 def expand_legal(legal: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
@@ -828,7 +835,8 @@ def expand_legal(legal: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
                 entry[column] = [entry[name] for name in names]
             for column, texts in templates.items():
                 entry[column] = fill(texts[entry[column]], entry)
-            entries.append({k: v for k, v in entry.items() if v is not None})
+            entries.append({k: list(v) if isinstance(v, tuple) else v
+                            for k, v in entry.items() if v is not None})
         out[verb] = entries
     return out
 
