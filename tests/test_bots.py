@@ -11,11 +11,13 @@ import pytest
 
 from positions import Position
 from tikal import Game, TakeTreasure, label, parse_label
+from tikal.actions import Action, Bid
 from tikal.bots import BOT_NAMES, PRESETS, GreedyBot, MCTSBot, RandomBot, make_bot
 from tikal.bots.evaluate import DEFAULT_WEIGHTS, Evaluator, Weights, load_weights
 from tikal.bots.greedy import truncate_after_take
 from tikal.bots.planner import TurnPlanner
 from tikal.components import VOLCANO
+from tikal.state import GameState
 
 TINY_MCTS: dict[str, Any] = {"iterations": 3, "seconds": None, "candidates": 3, "beam": 1}
 
@@ -425,3 +427,49 @@ def test_replies_are_checked() -> None:
     games = [Game.new("standard", 2, seed=s) for s in range(1, 5)]
     assert any(greedy.simulate(g.clone(), [], 0) != fast.simulate(g.clone(), [], 0)
                for g in games)
+
+
+class _ScriptedSearch(MCTSBot):
+    """A search whose simulations score each macro by a fixed value (macro ``i`` is worth
+    ``-i``, plus ``first`` for macro 0), recording which macros each pass played."""
+
+    def __init__(self, first: float, **settings: Any) -> None:
+        super().__init__(seed=1, seconds=None, **settings)
+        self.first = first
+        self.played: list[int] = []
+
+    def simulate(self, game: GameState, macro: list[Action], me: int) -> float:
+        index = int(str(macro[0]).split()[-1])
+        self.played.append(index)
+        return -index + (self.first if index == 0 else 0.0)
+
+
+def _halving_of(bot: _ScriptedSearch, macros: int) -> int:
+    game = Game.new("standard", 2, seed=1)
+    plans = [[Bid(i)] for i in range(macros)]  # stand-ins: only their index is read
+    return bot._halving(game.view(0), plans, 0, None)  # noqa: SLF001
+
+
+def test_keep_first_keeps_the_planners_best_plan_through_every_round() -> None:
+    """Plan 0 (the greedy bot's) scores worst on every sample: without ``keep_first`` the
+    first round drops it; with it, plan 0 is played to the end, and the search still picks
+    the plan that scored best."""
+    plain = _ScriptedSearch(first=-100.0, iterations=60)
+    kept = _ScriptedSearch(first=-100.0, iterations=60, keep_first=True)
+    assert _halving_of(plain, 8) == 1 and _halving_of(kept, 8) == 1
+    assert 0 not in plain.played[-10:] and 0 in kept.played[-4:]
+    # when plan 0 is best it wins either way
+    assert _halving_of(_ScriptedSearch(first=100.0, iterations=60, keep_first=True), 8) == 0
+
+
+def test_cheaper_replies_check_fewer_tile_placements() -> None:
+    """``reply_placements``: the simulated opponents' planner checks that many placements;
+    the root's planner keeps the greedy bot's 8 (the default shares one planner)."""
+    bot = MCTSBot(1, iterations=5, seconds=None, reply_placements=3)
+    assert bot.replier.placements == 3 and bot.planner.placements == 8
+    default = MCTSBot(1, iterations=5, seconds=None)
+    assert default.replier is default.planner
+    game = Game.new("standard", 2, seed=2)
+    cheap = game.clone()
+    bot.planned_turn(cheap)
+    assert cheap.current == 1  # player 0's whole turn, planned by the cheaper planner

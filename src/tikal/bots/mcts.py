@@ -91,6 +91,7 @@ class MCTSBot(PlanningBot):
         temperature: float = 2.5,
         replies: str = "greedy",
         reply_placements: int = 8,
+        keep_first: bool = False,
     ) -> None:
         super().__init__(seed)
         if seconds is None and iterations is None:
@@ -119,6 +120,11 @@ class MCTSBot(PlanningBot):
         #: one that checks fewer tile placements (more simulations per search).
         self.replier = (self.planner if reply_placements == 8
                         else TurnPlanner(weights, beam=beam, placements=reply_placements))
+        #: Keep the planner's best plan (the greedy bot's choice) through every round of
+        #: the halving: with few simulations per candidate a round cuts on one or two
+        #: samples, and the search should leave the greedy plan only for one that beat it
+        #: on the most samples.
+        self.keep_first = keep_first
         self.rollout = TurnPlanner(weights, beam=1, placements=1)
         #: Totals over all searches (for simulations per second).
         self.simulations = 0
@@ -197,7 +203,10 @@ class MCTSBot(PlanningBot):
             alive.sort(key=lambda i: (-sums[i] / max(1, counts[i]), i))
             if out_of_budget:
                 break
-            alive = alive[: math.ceil(len(alive) / 2)]
+            kept = alive[: math.ceil(len(alive) / 2)]
+            if self.keep_first and 0 not in kept:
+                kept.append(0)
+            alive = kept
             rounds_left = max(1, rounds_left - 1)
         self.simulations += done
         scored = [i for i in alive if counts[i]] or alive
