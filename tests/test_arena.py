@@ -82,6 +82,8 @@ def test_a_bot_entry_can_carry_constructor_settings() -> None:
     assert tuned.replier.placements == 4 and plain.replier.placements == 8  # type: ignore[attr-defined]
     assert tuned.temperature == 1.5 and tuned.iterations == 7  # type: ignore[attr-defined]
     assert parse_bots("greedy+beam=2", 2)[0].build(1).planner.beam == 2  # type: ignore[attr-defined]
+    flags = [spec.settings for spec in parse_bots("mcts+keep_first=false,mcts+keep_first=True", 2)]
+    assert flags == [(("keep_first", False),), (("keep_first", True),)]
     with pytest.raises(ValueError, match="reply_placements"):
         parse_bots("mcts+depth=3", 2)
     with pytest.raises(ValueError, match="keys: none"):

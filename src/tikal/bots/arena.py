@@ -148,7 +148,7 @@ def parse_bots(text: str, players: int, default_budget: Budget = Budget()) -> li
 
 def _setting(name: str, text: str) -> tuple[str, Any]:
     """One ``key=value`` of a bot entry, checked against the bot class's constructor
-    (a number where it reads as one, else the text)."""
+    (``true``/``false`` a flag, a number where it reads as one, else the text)."""
     key, sep, raw = (part.strip() for part in text.partition("="))
     level = PRESETS.get(name, (name,))[0]
     cls = SETTING_CLASSES.get(level)
@@ -158,6 +158,8 @@ def _setting(name: str, text: str) -> tuple[str, Any]:
         choices = ", ".join(known) or "none"
         raise ValueError(f"bad setting {text!r} for {name}: use key=value, keys: {choices}")
     value: Any = raw
+    if raw.lower() in ("true", "false"):
+        return key, raw.lower() == "true"
     for kind in (int, float):
         try:
             value = kind(raw)
