@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from tikal.cli.root import build_app
 from tikal.loadtest import apply_message, apply_patch, gc_cell, legal_actions
-from tikal.server.gcstats import GcPauses
+from tikal.server.gcstats import GcPauses, read_summary
 
 
 def test_loadtest_plays_games_and_prints_its_table() -> None:
@@ -41,7 +41,13 @@ def test_gc_pauses_are_recorded_per_generation(tmp_path: Path) -> None:
     assert summary["2"]["count"] == 1 and summary["0"]["count"] == 1
     assert summary["max_ms"] == max(summary[g]["max_ms"] for g in ("0", "1", "2")) >= 0
     pauses.write(tmp_path / "gc.json")
-    assert json.loads((tmp_path / "gc.json").read_text()) == summary
+    assert read_summary(json.loads((tmp_path / "gc.json").read_text())) == summary
+    (first, _), = pauses.pauses[2]
+    (second, _), = pauses.pauses[0]
+    later = read_summary(json.loads((tmp_path / "gc.json").read_text()), since=second)
+    assert first <= second and later["0"]["count"] == 1  # only the window's collections
+    assert later["2"]["count"] == (1 if first == second else 0)
+    assert read_summary(summary) == summary  # an older server's whole-life summary
     assert gc_cell([summary, None]) == f"{2 + summary['1']['count']}/{summary['max_ms']:.0f} + -"
 
 

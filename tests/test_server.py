@@ -481,6 +481,33 @@ def test_a_serving_process_freezes_its_start_up_objects_and_collects_only_the_yo
     assert before == 0 and after > 10_000  # the modules, catalogs and rule sets
 
 
+def test_only_a_tuned_process_runs_the_full_collection_timer(
+        db: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """An app in a process with Python's own thresholds (tests, embedders) leaves the
+    collecting to Python; after ``tune_gc_for_serving`` the server starts its own timer."""
+    import gc
+
+    from tikal.server import app as server_app
+
+    started: list[float] = []
+
+    async def timer(period: float = 300.0) -> None:
+        started.append(period)
+
+    monkeypatch.setattr(server_app, "collect_now_and_then", timer)
+    with TestClient(create_app(db, bot_delay=0.0)):
+        pass
+    assert started == []
+    thresholds = gc.get_threshold()
+    try:
+        gc.set_threshold(1000, server_app.OLD_COLLECTIONS_NEVER, server_app.OLD_COLLECTIONS_NEVER)
+        with TestClient(create_app(db, bot_delay=0.0)):
+            pass
+    finally:
+        gc.set_threshold(*thresholds)
+    assert started == [300.0]
+
+
 def test_the_server_runs_full_collections_itself(monkeypatch: pytest.MonkeyPatch) -> None:
     """The older generations' cyclic garbage is collected by the server's own timer."""
     import asyncio

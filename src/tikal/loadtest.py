@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import math
 import os
 import random
 import socket
@@ -35,7 +36,7 @@ import httpx
 import orjson
 import websockets
 
-from .server.gcstats import REPORT_ENV
+from .server.gcstats import REPORT_ENV, read_summary
 
 STARTUP_TIMEOUT = 30.0
 
@@ -139,13 +140,13 @@ class Server:
     #: Where the server writes its garbage-collection pauses when it stops (gcstats.py).
     gc_report: Path | None = None
 
-    def gc_pauses(self) -> dict[str, Any] | None:
-        """The server's collections and pauses (after it stopped); None from a server
-        that does not write them (an older checkout)."""
+    def gc_pauses(self, since: float = 0.0, until: float = math.inf) -> dict[str, Any] | None:
+        """The server's collections and pauses between ``since`` and ``until``
+        (``time.time()``, read after it stopped); None from a server that does not write
+        them (an older checkout)."""
         with contextlib.suppress(OSError, ValueError):
             if self.gc_report is not None:
-                found: dict[str, Any] = orjson.loads(self.gc_report.read_bytes())
-                return found
+                return read_summary(orjson.loads(self.gc_report.read_bytes()), since, until)
         return None
 
     def cpu_seconds(self) -> float:
@@ -426,9 +427,19 @@ class Result:
     gc: list[dict[str, Any] | None] = field(default_factory=list)
 
 
-async def _run_clients(
-    opts: Options, servers: list[Server]
-) -> tuple[Stats, float, float, float]:
+@dataclass
+class Played:
+    """What the clients measured, and the timed window (``time.time()``) the servers'
+    collector pauses are counted in."""
+
+    stats: Stats
+    elapsed: float
+    server_cpu: float
+    client_cpu: float
+    window: tuple[float, float]
+
+
+async def _run_clients(opts: Options, servers: list[Server]) -> Played:
     stats = Stats()
     rng = random.Random(opts.seed)
     limits = httpx.Limits(max_connections=200)
@@ -444,7 +455,7 @@ async def _run_clients(
             await driver.create(bots=i >= opts.games)
             await driver.connect()
             drivers.append(driver)
-        start = time.perf_counter()
+        start, began = time.perf_counter(), time.time()
         cpu = sum(s.cpu_seconds() for s in servers)
         own = time.process_time()
         for driver in drivers:
@@ -453,7 +464,7 @@ async def _run_clients(
         elapsed = time.perf_counter() - start
         cpu = sum(s.cpu_seconds() for s in servers) - cpu
         own = time.process_time() - own
-    return stats, elapsed, cpu, own
+    return Played(stats, elapsed, cpu, own, (began, time.time()))
 
 
 def _event_loop() -> asyncio.AbstractEventLoop:
@@ -478,12 +489,13 @@ def run(opts: Options) -> Result:
                                 Path(tmp))
         try:
             with asyncio.Runner(loop_factory=_event_loop) as runner:
-                stats, elapsed, cpu, own = runner.run(_run_clients(opts, servers))
+                played = runner.run(_run_clients(opts, servers))
             rss = [s.peak_rss_mb() for s in servers]
         finally:
             stop_servers(servers)
-        pauses = [s.gc_pauses() for s in servers]
-    return Result(opts, stats, elapsed, rss, cpu, own, pauses)
+        pauses = [s.gc_pauses(*played.window) for s in servers]
+    return Result(opts, played.stats, played.elapsed, rss, played.server_cpu,
+                  played.client_cpu, pauses)
 
 
 def gc_cell(reports: list[dict[str, Any] | None]) -> str:

@@ -44,11 +44,13 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     cluster = start_cluster(svc.storage, svc.manager)
     await asyncio.to_thread(svc.manager.resume_all)
     sweeper = asyncio.create_task(svc.keeper.run())
-    collector = asyncio.create_task(collect_now_and_then())
+    collector = (asyncio.create_task(collect_now_and_then())
+                 if old_generations_left_to_the_server() else None)
     warming = asyncio.create_task(svc.manager.bots.pool.warm()) if svc.warm_bots else None
     yield
     sweeper.cancel()
-    collector.cancel()
+    if collector is not None:
+        collector.cancel()
     if warming is not None:
         warming.cancel()
     if cluster is not None:
@@ -85,6 +87,13 @@ def tune_gc_for_serving() -> None:
     gc.collect()
     gc.freeze()
     gc.set_threshold(YOUNG_COLLECTION_AFTER, OLD_COLLECTIONS_NEVER, OLD_COLLECTIONS_NEVER)
+
+
+def old_generations_left_to_the_server() -> bool:
+    """Whether the collector's thresholds are :func:`tune_gc_for_serving`'s, so that the
+    older generations are collected only by :func:`collect_now_and_then`.  Apps built by
+    tests or embedders keep their own thresholds, and Python collects for them."""
+    return gc.get_threshold()[1] >= OLD_COLLECTIONS_NEVER
 
 
 async def collect_now_and_then(period: float = FULL_COLLECTION_PERIOD) -> None:
