@@ -263,6 +263,22 @@ def test_a_larger_time_budget_buys_more_simulations() -> None:
     assert counts[1] > 2 * counts[0] > 0
 
 
+def test_a_search_that_ends_the_turn_may_use_nearly_all_of_it() -> None:
+    """No candidate of the first turn is cut after a treasure, so no later search needs
+    time: the search takes ``last_share`` of the turn, not only ``share``."""
+    spent = []
+    for last_share in (0.8, 0.95):
+        game = Game.new("standard", 2, seed=5)
+        bot = MCTSBot(seed=1, seconds=0.3, last_share=last_share)
+        bot.clock = TickingClock(0.001)
+        while game.current == 0 and not game.is_over:
+            game.apply(bot.choose(game.view(0)))
+        spent.append((bot.turn_times[0], bot.simulations))
+    (short, fewer), (long, more) = spent
+    assert short <= 0.8 * 0.3 + 0.02 < 0.9 * 0.3 < long <= 0.3  # within the turn's budget
+    assert more > fewer
+
+
 # ------------------------------------------------------------------ planner and evaluation
 
 

@@ -91,6 +91,7 @@ class MCTSBot(PlanningBot):
         beam: int = 4,
         horizon: int | None = None,
         share: float = 0.8,
+        last_share: float = 0.95,
         weights: Weights = DEFAULT_WEIGHTS,
         reward: str | None = None,
         temperature: float = 2.5,
@@ -109,6 +110,11 @@ class MCTSBot(PlanningBot):
         #: Part of the turn's remaining seconds one search may use (a treasure taken
         #: mid-turn starts another search for the rest of the turn).
         self.share = share
+        #: Part of the remaining seconds a search may use when every candidate plan runs
+        #: to the end of the turn (none is cut after a treasure), so no later search of
+        #: this turn needs time: with ``share`` alone the mean turn took 1.49 s of 1.8
+        #: (4 players, 200 games), time the search could have had.
+        self.last_share = last_share
         self.weights = weights
         if reward is not None and reward not in REWARDS:
             raise ValueError(f"reward is one of {', '.join(REWARDS)}")
@@ -148,12 +154,16 @@ class MCTSBot(PlanningBot):
         k, beam = (1, 1) if quick else (self.candidates, None)
         plans = self.planner.plan(state, k=k, beam=beam)
         macros: list[list[Action]] = []
+        cut = False
         for plan in plans:
             actions = truncate_after_take(plan.actions)
+            cut = cut or len(actions) < len(plan.actions)
             if actions not in macros:
                 macros.append(actions)
         if len(macros) <= 1:
             return macros[0] if macros else []
+        if deadline is not None and not cut:
+            deadline = start + max(0.0, self.last_share * left)
         best = self._halving(view, macros, state.current, deadline)
         self.search_seconds += self.clock() - start
         return macros[best]
