@@ -81,7 +81,11 @@ def test_serve_says_where_to_open_in_the_language(monkeypatch: pytest.MonkeyPatc
                                                  capsys: pytest.CaptureFixture[str]) -> None:
     import uvicorn
 
+    from tikal.server import app as server_app
+
     monkeypatch.setattr(uvicorn, "run", lambda *a, **k: None)
+    # this test process keeps its own collector (tune_gc_for_serving would freeze it)
+    monkeypatch.setattr(server_app, "tune_gc_for_serving", lambda: None)
     serve(db=":memory:", lang="ja")
     assert "Webアプリ" in capsys.readouterr().out
 
