@@ -57,8 +57,7 @@ class GcPauses:
 
     def write(self, path: str | Path) -> None:
         """Every pause, for :func:`read_summary` to summarise over any window."""
-        found = {str(g): [list(p) for p in times] for g, times in self.pauses.items()}
-        Path(path).write_text(json.dumps({"pauses": found}), encoding="utf-8")
+        Path(path).write_text(json.dumps({"pauses": self.pauses}), encoding="utf-8")
 
 
 def summarize(pauses: Mapping[Any, list[Any]], since: float = 0.0,
