@@ -13,14 +13,18 @@ from typer.testing import CliRunner
 
 from tikal import Game
 from tikal.bots.arena import (
+    ArenaResult,
+    BotSpec,
     Budget,
     GameResult,
     ProcessExecutor,
+    SeatStats,
     parse_bots,
     parse_budget,
     run_arena,
     save_plot,
     schedule,
+    summarize,
     wilson,
 )
 from tikal.cli import app
@@ -140,6 +144,34 @@ def test_arena_games_replay_from_their_records(tmp_path: Path) -> None:
     assert result.bots["greedy"].win_rate == 1.0
 
 
+def test_simulation_rates_are_medians_over_searches() -> None:
+    """The last turn's searches (a simulation is only the final scoring, 0.2 ms) must not
+    swamp the rate: one such search in a 4-player game once made the arena report 351
+    simulations per second for a bot that ran 20-28 in every other search."""
+    def seat(searches: list[tuple[int, float]]) -> SeatStats:
+        return SeatStats("mcts", 80, 1.0, 3, len(searches), 20.0, searches=searches)
+
+    greedy = SeatStats("greedy", 77, 0.0, -3, 12, 2.0)
+    games = [
+        GameResult(0, 1, [seat([(40, 2.0)] * 6 + [(7000, 1.8)]), greedy], 300, 30.0),
+        GameResult(1, 2, [seat([(50, 2.0)] * 4), greedy], 300, 30.0),
+    ]
+    summary = summarize(games)
+    assert summary["mcts"].simulations_per_s == pytest.approx(20.0)
+    assert summary["mcts"].simulations_per_search == pytest.approx(40.0)
+    assert summary["greedy"].simulations_per_s is None
+
+
+def test_a_search_bot_reports_each_search() -> None:
+    """The arena's rates come from the bot's per-search log, which adds up to its totals."""
+    lineup = parse_bots("mcts,greedy", 2, Budget(iterations=6))
+    result = run_arena("demo", 2, lineup, 2, seed=4)
+    searches = [n for r in result.results for s in r.seats if s.label == "mcts"
+                for n, _ in s.searches]
+    assert searches and all(0 < n <= 6 for n in searches)
+    assert result.bots["mcts"].simulations_per_search is not None
+
+
 class ListExecutor:
     """A stand-in for a distributed engine: runs the tasks in reverse order."""
 
@@ -196,6 +228,27 @@ def test_arena_command(tmp_path: Path) -> None:
     assert mcts["games"] == 2 and 0 <= mcts["ci95"][0] <= mcts["win_rate"] <= mcts["ci95"][1]
     assert data["config"]["budgets"] == {"mcts": "3", "greedy": "-"}
     assert plot.exists() and len(list(records.glob("*.json"))) == 2
+
+
+def test_arena_plays_the_bots_own_budget_unless_told(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without --budget the mcts bot is the one people play against (1.8 s per turn), not
+    a tiny smoke-run search; the table and the JSON say which budget was played."""
+    import tikal.cli.bots as cli_bots
+
+    played: list[list[BotSpec]] = []
+
+    def fake_run_arena(rules: str, players: int, lineup: list[BotSpec], *args: object,
+                       **kwargs: object) -> ArenaResult:
+        played.append(lineup)
+        return run_arena("demo", 2, parse_bots("greedy,random", 2), 2, seed=1)
+
+    monkeypatch.setattr(cli_bots, "run_arena", fake_run_arena)
+    result = runner.invoke(app, ["arena", "--bots", "mcts,greedy", "--games", "2", "--quiet"])
+    assert result.exit_code == 0, result.output
+    mcts = played[0][0]
+    assert mcts.budget.empty and mcts.build(1).seconds == 1.8  # type: ignore[attr-defined]
+    result = runner.invoke(app, ["arena", "--bots", "mcts,greedy", "--budget", "8", "--quiet"])
+    assert played[1][0].budget == Budget(iterations=8)
 
 
 def test_arena_command_rejects_bad_input() -> None:

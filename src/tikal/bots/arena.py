@@ -16,6 +16,7 @@ import inspect
 import json
 import math
 import os
+import statistics
 import time
 from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
@@ -223,8 +224,8 @@ class SeatStats:
     thinking: float
     turns: int = 0
     max_turn: float = 0.0
-    simulations: int = 0
-    search_seconds: float = 0.0
+    #: ``(simulations, seconds)`` of each of the seat's searches.
+    searches: list[tuple[int, float]] = field(default_factory=list)
 
 
 @dataclass(slots=True)
@@ -304,8 +305,7 @@ def _seat_stats(task: GameTask, game: Game, seats: _Seats) -> list[SeatStats]:
             seat.turns = len(bot.turn_times)
             seat.max_turn = max(bot.turn_times, default=0.0)
         if isinstance(bot, MCTSBot):
-            seat.simulations = bot.simulations
-            seat.search_seconds = bot.search_seconds
+            seat.searches = list(bot.searches)
         stats.append(seat)
     return stats
 
@@ -418,7 +418,10 @@ class BotSummary:
     mean_decision_s: float = 0.0
     mean_turn_s: float = 0.0
     max_turn_s: float = 0.0
+    #: Medians over the bot's searches: a total over whole games is dominated by the last
+    #: turns, where a simulation is only the final scoring.
     simulations_per_s: float | None = None
+    simulations_per_search: float | None = None
     seats: dict[int, float] = field(default_factory=dict)
 
 
@@ -432,7 +435,7 @@ def summarize(results: list[GameResult]) -> dict[str, BotSummary]:
             a = acc.setdefault(
                 seat.label,
                 {"games": 0, "wins": 0.0, "score": 0, "margin": 0, "decisions": 0,
-                 "thinking": 0.0, "turns": 0, "max_turn": 0.0, "sims": 0, "search": 0.0,
+                 "thinking": 0.0, "turns": 0, "max_turn": 0.0, "searches": [],
                  "seat_games": {}, "seat_wins": {}},
             )
             a["games"] += 1
@@ -443,8 +446,7 @@ def summarize(results: list[GameResult]) -> dict[str, BotSummary]:
             a["thinking"] += seat.thinking
             a["turns"] += seat.turns
             a["max_turn"] = max(a["max_turn"], seat.max_turn)
-            a["sims"] += seat.simulations
-            a["search"] += seat.search_seconds
+            a["searches"].extend(seat.searches)
             a["seat_games"][s] = a["seat_games"].get(s, 0) + 1
             a["seat_wins"][s] = a["seat_wins"].get(s, 0.0) + seat.win
     out = {}
@@ -460,10 +462,15 @@ def summarize(results: list[GameResult]) -> dict[str, BotSummary]:
             mean_decision_s=a["thinking"] / max(1, a["decisions"]),
             mean_turn_s=a["thinking"] / a["turns"] if a["turns"] else 0.0,
             max_turn_s=a["max_turn"],
-            simulations_per_s=a["sims"] / a["search"] if a["search"] > 0 else None,
+            simulations_per_s=_median([n / t for n, t in a["searches"] if t > 0]),
+            simulations_per_search=_median([n for n, _ in a["searches"]]),
             seats={s: a["seat_wins"][s] / g for s, g in sorted(a["seat_games"].items())},
         )
     return out
+
+
+def _median(values: list[float] | list[int]) -> float | None:
+    return float(statistics.median(values)) if values else None
 
 
 @dataclass(slots=True)

@@ -49,8 +49,8 @@ BOTS_HELP = (
 )
 BUDGET_HELP = (
     "Search budget of mcts bots: '2s' (seconds per turn), '200' (iterations per search), "
-    "'200/2s' (both) or 'default' (the level's own: 1.8 s per turn). The arena's default is "
-    "a tiny 8 iterations so that smoke runs take seconds."
+    "'200/2s' (both) or 'default' (the level's own: 1.8 s per turn, the default). A smoke "
+    "run takes seconds with e.g. '8'."
 )
 
 
@@ -61,7 +61,7 @@ def register(app: typer.Typer) -> None:
 
 #: The arena table's columns (``cli.col.*``), the first two left-aligned.
 ARENA_COLUMNS = ("bot", "budget", "games", "wins", "win_rate", "ci95", "mean_score", "margin",
-                 "s_decision", "s_turn", "max_s_turn", "sims_s")
+                 "s_decision", "s_turn", "max_s_turn", "sims_search", "sims_s")
 
 
 def results_table(result: ArenaResult, language: str = "en") -> Table:
@@ -73,6 +73,7 @@ def results_table(result: ArenaResult, language: str = "en") -> Table:
                          justify="left" if name in ("bot", "budget") else "right")
     for label, b in result.bots.items():
         sims = f"{b.simulations_per_s:.0f}" if b.simulations_per_s else "-"
+        per_search = f"{b.simulations_per_search:.0f}" if b.simulations_per_search else "-"
         turn = f"{b.mean_turn_s:.3f}" if b.mean_turn_s else "-"
         max_turn = f"{b.max_turn_s:.2f}" if b.mean_turn_s else "-"
         table.add_row(
@@ -87,6 +88,7 @@ def results_table(result: ArenaResult, language: str = "en") -> Table:
             f"{b.mean_decision_s:.4f}",
             turn,
             max_turn,
+            per_search,
             sims,
         )
     return table
@@ -100,7 +102,7 @@ def arena(
         int, typer.Option(help="Games to play (rounded up to a multiple of the seats).")
     ] = 10,
     seed: Annotated[int, typer.Option(help="First deal's seed; deal k uses seed + k.")] = 0,
-    budget: Annotated[str, typer.Option(help=BUDGET_HELP)] = "8",
+    budget: Annotated[str, typer.Option(help=BUDGET_HELP)] = "default",
     jobs: Annotated[int, typer.Option(help="Games played in parallel processes.")] = 1,
     executor: Annotated[
         str, typer.Option(help="process (the default: serial or --jobs processes) or ray "
