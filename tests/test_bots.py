@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -476,6 +477,22 @@ def test_keep_first_keeps_the_planners_best_plan_through_every_round() -> None:
     assert 0 not in plain.played[-10:] and 0 in kept.played[-4:]
     # when plan 0 is best it wins either way
     assert _halving_of(_ScriptedSearch(first=100.0, iterations=60, keep_first=True), 8) == 0
+
+
+def test_a_time_budget_halves_the_candidates_too() -> None:
+    """With a deadline the first pass times a simulation and sizes the rounds from it.
+    Before, the first round ran until the deadline: every candidate got the same number of
+    simulations (28, 28, 27 in one real search) and no plan was ever dropped."""
+    bot = _ScriptedSearch(first=0.0, iterations=10**6)
+    bot.clock = TickingClock(0.001)
+    game = Game.new("standard", 2, seed=1)
+    plans = [[Bid(i)] for i in range(8)]
+    best = bot._halving(game.view(0), plans, 0, deadline=0.5)  # noqa: SLF001
+    per_plan = Counter(bot.played)
+    assert best == 0
+    assert per_plan[0] > 2 * per_plan[7] > 0  # the worst plan was dropped after round one
+    assert per_plan[0] >= per_plan[3] >= per_plan[7]
+    assert bot.clock.now <= 0.5 + 0.01  # and the deadline holds
 
 
 def test_cheaper_replies_check_fewer_tile_placements() -> None:

@@ -193,6 +193,7 @@ class MCTSBot(PlanningBot):
         budget = self.iterations if self.iterations is not None else 10**9
         done = 0
         per_sim = None
+        round_passes = 0  # passes of the current round so far
         began = self.clock()
         while len(alive) > 1:
             left = budget - done
@@ -202,9 +203,14 @@ class MCTSBot(PlanningBot):
                     left = min(left, int((deadline - now) / per_sim))
                 elif now >= deadline:
                     left = 0
-            passes = max(1, left // (len(alive) * rounds_left))
             if left <= 0:
                 break
+            timing = deadline is not None and per_sim is None
+            if timing:
+                passes = 1  # time one pass before the rounds are sized
+            else:
+                share = (left + round_passes * len(alive)) // (len(alive) * rounds_left)
+                passes = max(0 if round_passes else 1, share - round_passes)
             out_of_budget = False
             for _ in range(passes):
                 game = view.determinize(self.rng)
@@ -221,15 +227,19 @@ class MCTSBot(PlanningBot):
                     done += 1
                 if out_of_budget:
                     break
+                round_passes += 1
             if per_sim is None and done:
                 per_sim = (self.clock() - began) / done
             alive.sort(key=lambda i: (-sums[i] / max(1, counts[i]), i))
             if out_of_budget:
                 break
+            if timing:
+                continue
             kept = alive[: math.ceil(len(alive) / 2)]
             if self.keep_first and 0 not in kept:
                 kept.append(0)
             alive = kept
+            round_passes = 0
             rounds_left = max(1, rounds_left - 1)
         self.simulations += done
         scored = [i for i in alive if counts[i]] or alive
