@@ -203,21 +203,11 @@ class MCTSBot(PlanningBot):
         round_passes = 0  # passes of the current round so far
         began = self.clock()
         while len(alive) > 1:
-            left = budget - done
-            if deadline is not None:
-                now = self.clock()
-                if per_sim is not None:
-                    left = min(left, int((deadline - now) / per_sim))
-                elif now >= deadline:
-                    left = 0
+            left = self._simulations_left(budget - done, deadline, per_sim)
             if left <= 0:
                 break
-            timing = deadline is not None and per_sim is None
-            if timing:
-                passes = 1  # time one pass before the rounds are sized
-            else:
-                share = (left + round_passes * len(alive)) // (len(alive) * rounds_left)
-                passes = max(0 if round_passes else 1, share - round_passes)
+            timing = deadline is not None and per_sim is None  # one pass times a simulation
+            passes = 1 if timing else _passes_now(left, len(alive), rounds_left, round_passes)
             out_of_budget = False
             for _ in range(passes):
                 game = view.determinize(self.rng)
@@ -251,6 +241,17 @@ class MCTSBot(PlanningBot):
         self.simulations += done
         scored = [i for i in alive if counts[i]] or alive
         return max(scored, key=lambda i: (sums[i] / max(1, counts[i]), -i))
+
+    def _simulations_left(self, budget: int, deadline: float | None, per_sim: float | None
+                          ) -> int:
+        """What the budget and the time left allow (before a simulation is timed, only
+        whether any time is left)."""
+        if deadline is None:
+            return budget
+        now = self.clock()
+        if per_sim is not None:
+            return min(budget, int((deadline - now) / per_sim))
+        return budget if now < deadline else 0
 
     def _no_time_for_one(self, began: float, done: int, deadline: float) -> bool:
         """Whether a simulation of the average length so far would end after the deadline.
@@ -305,6 +306,14 @@ class MCTSBot(PlanningBot):
                 break
         if not game.is_over and game.current == p:
             self.rollout.fast_turn(game)
+
+
+def _passes_now(left: int, alive: int, rounds_left: int, round_passes: int) -> int:
+    """Passes to run before the next halving: this round's share of the simulations left
+    (the rounds left share them equally), less the passes it already ran; at least one
+    for a round that has not run any."""
+    share = (left + round_passes * alive) // (alive * rounds_left)
+    return max(0 if round_passes else 1, share - round_passes)
 
 
 #: How simulated opponents reply: ``greedy`` plans each of their turns like the greedy
