@@ -163,7 +163,8 @@ def test_simulation_rates_are_medians_over_searches() -> None:
 
 
 def test_a_search_bot_reports_each_search() -> None:
-    """The arena's rates come from the bot's per-search log, which adds up to its totals."""
+    """The arena's rates come from the bot's per-search log: one entry per search, each
+    within the iteration budget."""
     lineup = parse_bots("mcts,greedy", 2, Budget(iterations=6))
     result = run_arena("demo", 2, lineup, 2, seed=4)
     searches = [n for r in result.results for s in r.seats if s.label == "mcts"
@@ -232,7 +233,7 @@ def test_arena_command(tmp_path: Path) -> None:
 
 def test_arena_plays_the_bots_own_budget_unless_told(monkeypatch: pytest.MonkeyPatch) -> None:
     """Without --budget the mcts bot is the one people play against (1.8 s per turn), not
-    a tiny smoke-run search; the table and the JSON say which budget was played."""
+    a tiny smoke-run search; --budget still sets another."""
     import tikal.cli.bots as cli_bots
 
     played: list[list[BotSpec]] = []
@@ -248,6 +249,7 @@ def test_arena_plays_the_bots_own_budget_unless_told(monkeypatch: pytest.MonkeyP
     mcts = played[0][0]
     assert mcts.budget.empty and mcts.build(1).seconds == 1.8  # type: ignore[attr-defined]
     result = runner.invoke(app, ["arena", "--bots", "mcts,greedy", "--budget", "8", "--quiet"])
+    assert result.exit_code == 0, result.output
     assert played[1][0].budget == Budget(iterations=8)
 
 
