@@ -464,7 +464,7 @@ class _ScriptedSearch(MCTSBot):
 def _halving_of(bot: _ScriptedSearch, macros: int) -> int:
     game = Game.new("standard", 2, seed=1)
     plans = [[Bid(i)] for i in range(macros)]  # stand-ins: only their index is read
-    return bot._halving(game.view(0), plans, 0, None)  # noqa: SLF001
+    return bot._halving(game.view(0), plans, 0, None)[0]  # noqa: SLF001
 
 
 def test_keep_first_keeps_the_planners_best_plan_through_every_round() -> None:
@@ -487,7 +487,7 @@ def test_a_time_budget_halves_the_candidates_too() -> None:
     bot.clock = TickingClock(0.001)
     game = Game.new("standard", 2, seed=1)
     plans = [[Bid(i)] for i in range(8)]
-    best = bot._halving(game.view(0), plans, 0, deadline=0.5)  # noqa: SLF001
+    best, _ = bot._halving(game.view(0), plans, 0, deadline=0.5)  # noqa: SLF001
     per_plan = Counter(bot.played)
     assert best == 0
     assert per_plan[0] > 2 * per_plan[7] > 0  # the worst plan was dropped after round one

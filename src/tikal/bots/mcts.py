@@ -146,14 +146,16 @@ class MCTSBot(PlanningBot):
         #: on the most samples.
         self.keep_first = keep_first
         self.rollout = TurnPlanner(weights, beam=1, placements=1)
-        #: Totals over all searches.
-        self.simulations = 0
-        self.search_seconds = 0.0
         #: ``(simulations, seconds)`` of every search, for the arena's median rates: a
         #: total over a game is dominated by its last turn, where a simulation is only the
         #: final scoring (0.2 ms against 20-100 ms): of four 4-player games, the one
         #: whose last turn was the bot's counted 7,680 simulations, the others 400-600.
         self.searches: list[tuple[int, float]] = []
+
+    @property
+    def simulations(self) -> int:
+        """Simulations over all searches."""
+        return sum(n for n, _ in self.searches)
 
     def make_plan(self, view: View) -> list[Action]:
         start = self.clock()
@@ -178,17 +180,15 @@ class MCTSBot(PlanningBot):
             return macros[0] if macros else []
         if deadline is not None and not cut:
             deadline = start + max(0.0, self.last_share * left)
-        before = self.simulations
-        best = self._halving(view, macros, state.current, deadline)
-        seconds = self.clock() - start
-        self.search_seconds += seconds
-        self.searches.append((self.simulations - before, seconds))
+        best, simulations = self._halving(view, macros, state.current, deadline)
+        self.searches.append((simulations, self.clock() - start))
         return macros[best]
 
     def _halving(
         self, view: View, macros: list[list[Action]], me: int, deadline: float | None
-    ) -> int:
-        """Sequential halving with common random numbers; the index of the best macro.
+    ) -> tuple[int, int]:
+        """Sequential halving with common random numbers; the index of the best macro and
+        the simulations run.
 
         Every pass samples one determinization and plays each surviving macro on
         it, so the macros are compared on the same hidden tiles and tokens.
@@ -240,9 +240,8 @@ class MCTSBot(PlanningBot):
             alive = kept
             round_passes = 0
             rounds_left = max(1, rounds_left - 1)
-        self.simulations += done
         scored = [i for i in alive if counts[i]] or alive
-        return max(scored, key=lambda i: (sums[i] / max(1, counts[i]), -i))
+        return max(scored, key=lambda i: (sums[i] / max(1, counts[i]), -i)), done
 
     def _simulations_left(self, budget: int, deadline: float | None, per_sim: float | None
                           ) -> int:
