@@ -66,7 +66,9 @@ simulations and never dropped one; ``keep_first`` could not act, and its
 a search runs a median 41-43 simulations with two players and 17-19 with four
 (medians over the searches of 200-game arena runs).  Halving under the time
 budget, the same 200 games as ``last_share``: 73.0% in 2 players (paired +3.5
-points, standard error 4.5), 55.2% in 4 (-1.6, standard error 4.6).
+points, standard error 4.5), 55.2% in 4 (-1.6, standard error 4.6).  On the
+game's last turn, when no plan takes a treasure, the first pass is exact (the
+final scoring) and decides (:meth:`MCTSBot._last_turn`).
 
 Budget: ``iterations`` (simulations per search) and/or ``seconds`` per *turn*
 (all the decisions of one turn share it).  With only ``iterations`` the bot is
@@ -147,9 +149,9 @@ class MCTSBot(PlanningBot):
         self.keep_first = keep_first
         self.rollout = TurnPlanner(weights, beam=1, placements=1)
         #: ``(simulations, seconds)`` of every search, for the arena's median rates: a
-        #: total over a game is dominated by its last turn, where a simulation is only the
-        #: final scoring (0.2 ms against 20-100 ms): of four 4-player games, the one
-        #: whose last turn was the bot's counted 7,680 simulations, the others 400-600.
+        #: total over a game is dominated by a few unusual searches (the game's last turn
+        #: ran 7,680 simulations of 0.2 ms in one 4-player game, until it was decided by
+        #: one per plan; the others 400-600 in a whole game).
         self.searches: list[tuple[int, float]] = []
 
     @property
