@@ -93,8 +93,8 @@ def parse_budget(text: str | None) -> Budget:
 class BotSpec:
     """One entry of ``--bots``: ``name``, ``name:budget`` (e.g. ``mcts:2s``), each
     optionally with ``@weights.json`` (evaluation weights other than the packaged ones,
-    e.g. ``mcts@docs/arena/weights_hand_set.json``); the name may carry constructor
-    settings as ``+key=value`` (``mcts+reply_placements=4:1.8s``)."""
+    e.g. ``mcts@my_weights.json``, or a packaged set by name: ``greedy@hand_set``); the
+    name may carry constructor settings as ``+key=value`` (``mcts+reply_placements=4:1.8s``)."""
 
     label: str
     name: str

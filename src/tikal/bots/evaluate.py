@@ -59,15 +59,23 @@ class Weights:
 
 
 def load_weights(path: str | Path | None = None) -> Weights:
-    """Weights from a JSON file (``{"weights": {...}}``); the packaged defaults by default."""
-    if path is None:
-        text = resources.files("tikal").joinpath("data/weights.json").read_text("utf-8")
+    """Weights from a JSON file (``{"weights": {...}}``); the packaged defaults by default,
+    a packaged set by name (``hand_set``: ``data/weights_hand_set.json``)."""
+    if path is None or str(path) in PACKAGED_WEIGHTS:
+        name = "weights.json" if path is None else f"weights_{path}.json"
+        text = resources.files("tikal").joinpath("data", name).read_text("utf-8")
     else:
         text = Path(path).read_text(encoding="utf-8")
     return Weights.from_json(json.loads(text)["weights"])
 
 
+#: Weight sets in the package besides the defaults: ``hand_set``, the constants set by
+#: hand before the tuning (docs/bots.md), which the search also uses as a candidate
+#: model of its opponents (:mod:`tikal.bots.opponents`).
+PACKAGED_WEIGHTS: Final = ("hand_set",)
+
 DEFAULT_WEIGHTS: Final = load_weights()
+HAND_SET_WEIGHTS: Final = load_weights("hand_set")
 
 
 def control(weights: Weights, margin: int) -> float:

@@ -83,8 +83,9 @@ from ..actions import END_TURN, Action, TakeTreasure
 from ..errors import IllegalAction
 from ..state import GameState, Phase
 from ..view import View
-from .evaluate import DEFAULT_WEIGHTS, Evaluator, Weights
+from .evaluate import DEFAULT_WEIGHTS, HAND_SET_WEIGHTS, Evaluator, Weights
 from .greedy import PlanningBot, truncate_after_take
+from .opponents import OpponentModel
 from .planner import TurnPlanner
 
 
@@ -109,6 +110,7 @@ class MCTSBot(PlanningBot):
         replies: str = "greedy",
         reply_placements: int = 8,
         keep_first: bool = False,
+        opponents: str = "infer",
     ) -> None:
         super().__init__(seed)
         if seconds is None and iterations is None:
@@ -148,6 +150,15 @@ class MCTSBot(PlanningBot):
         #: on the most samples.
         self.keep_first = keep_first
         self.rollout = TurnPlanner(weights, beam=1, placements=1)
+        if opponents not in OPPONENTS:
+            raise ValueError(f"opponents is one of {', '.join(OPPONENTS)}")
+        #: ``infer``: each opponent's replies are planned with the candidate evaluation
+        #: (own weights, hand-set weights) that predicted their turns best so far;
+        #: ``self``: with the bot's own weights (:mod:`tikal.bots.opponents`).
+        self.opponents = opponents
+        evaluations = [weights] + [w for w in (HAND_SET_WEIGHTS,) if w != weights]
+        self.model = (OpponentModel(evaluations, beam=beam, placements=reply_placements)
+                      if opponents == "infer" and len(evaluations) > 1 else None)
         #: ``(simulations, seconds)`` of every search, for the arena's median rates: a
         #: total over a game is dominated by a few unusual searches (the game's last turn
         #: ran 7,680 simulations of 0.2 ms in one 4-player game, until it was decided by
@@ -162,6 +173,8 @@ class MCTSBot(PlanningBot):
     def make_plan(self, view: View) -> list[Action]:
         start = self.clock()
         state = view.state
+        if self.model is not None:
+            self.model.observe(view)
         if state.phase is Phase.AUCTION:
             return [self.planner.bid(state)]
         deadline = None
@@ -328,7 +341,8 @@ class MCTSBot(PlanningBot):
         """Play the current player's turn as the greedy bot would: the planner's best plan
         (the fast policy finishes whatever the plan leaves of the turn)."""
         p = game.current
-        plans = self.replier.plan(game, k=1)
+        replier = self.model.planner_for(p) if self.model is not None else self.replier
+        plans = replier.plan(game, k=1)
         for action in plans[0].actions if plans else []:
             if game.is_over or game.current != p:
                 break
@@ -352,6 +366,9 @@ def _passes_now(left: int, alive: int, rounds_left: int, round_passes: int) -> i
 #: bot (beam search, 8 placements checked); ``fast`` plays the cheapest policy (beam 1,
 #: the best placement by heuristic), about 15 times cheaper.
 REPLIES = ("greedy", "fast")
+
+#: How the simulated opponents' evaluation is chosen (``MCTSBot.opponents``).
+OPPONENTS = ("infer", "self")
 
 #: ``win``: a soft chance of finishing first (the default); ``objective``: the
 #: evaluation's own objective (own value minus the opponents'); ``margin``: own

@@ -45,7 +45,7 @@ BOTS_HELP = (
     f"Comma-separated bots, one per seat ({', '.join(BOT_NAMES)}); a short list is filled "
     "up with its last bot. 'name:budget' gives one bot its own budget, e.g. mcts:2s; "
     "'@FILE' gives a greedy or mcts bot other evaluation weights, e.g. "
-    "mcts@docs/arena/weights_hand_set.json."
+    "mcts@weights.json, or a packaged set by name: greedy@hand_set."
 )
 BUDGET_HELP = (
     "Search budget of mcts bots: '2s' (seconds per turn), '200' (iterations per search), "
