@@ -156,7 +156,7 @@ class MCTSBot(PlanningBot):
         #: (own weights, hand-set weights) that predicted their turns best so far;
         #: ``self``: with the bot's own weights (:mod:`tikal.bots.opponents`).
         self.opponents = opponents
-        evaluations = [weights] + [w for w in (HAND_SET_WEIGHTS,) if w != weights]
+        evaluations = list(dict.fromkeys((weights, DEFAULT_WEIGHTS, HAND_SET_WEIGHTS)))
         self.model = (OpponentModel(evaluations, beam=beam, placements=reply_placements)
                       if opponents == "infer" and len(evaluations) > 1 else None)
         #: ``(simulations, seconds)`` of every search, for the arena's median rates: a
