@@ -156,9 +156,10 @@ class MCTSBot(PlanningBot):
         #: (own weights, hand-set weights) that predicted their turns best so far;
         #: ``self``: with the bot's own weights (:mod:`tikal.bots.opponents`).
         self.opponents = opponents
-        evaluations = list(dict.fromkeys((weights, DEFAULT_WEIGHTS, HAND_SET_WEIGHTS)))
-        self.model = (OpponentModel(evaluations, beam=beam, placements=reply_placements)
-                      if opponents == "infer" and len(evaluations) > 1 else None)
+        others = [w for w in dict.fromkeys((DEFAULT_WEIGHTS, HAND_SET_WEIGHTS)) if w != weights]
+        self.model = (OpponentModel([self.replier] + [
+            TurnPlanner(w, beam=beam, placements=reply_placements) for w in others])
+            if opponents == "infer" else None)
         #: ``(simulations, seconds)`` of every search, for the arena's median rates: a
         #: total over a game is dominated by a few unusual searches (the game's last turn
         #: ran 7,680 simulations of 0.2 ms in one 4-player game, until it was decided by

@@ -30,7 +30,6 @@ from ..actions import END_TURN, Action, TakeTreasure, log_steps
 from ..errors import ChanceError, IllegalAction
 from ..state import GameState, Phase
 from ..view import View
-from .evaluate import Weights
 from .greedy import truncate_after_take
 from .planner import TurnPlanner
 
@@ -56,15 +55,14 @@ class _Decision:
 class OpponentModel:
     """Per opponent, the candidate evaluation whose plans matched their play best."""
 
-    def __init__(self, candidates: Sequence[Weights], beam: int = 4,
-                 placements: int = 8) -> None:
-        if not candidates:
-            raise ValueError("an opponent model needs at least one candidate evaluation")
+    def __init__(self, planners: Sequence[TurnPlanner]) -> None:
+        if not planners:
+            raise ValueError("an opponent model needs at least one candidate planner")
         #: The seat whose views are observed (its own turns are not scored).
         self.me = -1
-        #: One greedy planner per candidate, as the greedy bot plans (same beam and
-        #: placements), so a greedy opponent with a candidate's weights is matched exactly.
-        self.planners = [TurnPlanner(w, beam=beam, placements=placements) for w in candidates]
+        #: One planner per candidate evaluation, the first the bot's own.  Planning as the
+        #: greedy bot does (beam 4, 8 placements) matches a greedy opponent exactly.
+        self.planners = list(planners)
         #: Per opponent, each candidate's score so far.
         self.scores: dict[int, list[float]] = {}
         #: Decisions scored, per opponent.
