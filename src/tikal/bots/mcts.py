@@ -32,6 +32,18 @@ those games: ``keep_first`` (the greedy plan kept through every halving round)
 52.9%, ``reply_placements=4`` (simulated opponents check 4 placements, a quarter
 more simulations) 55.3%; paired by game -6.0 and -3.6 points, standard error 4.7.
 
+Which evaluation the simulated opponents plan with is inferred
+(``opponents="infer"``, :mod:`tikal.bots.opponents`): for every turn an
+opponent played, each candidate (the bot's own weights, the tuned and the
+hand-set ones) is asked what it would have played there, and that opponent's
+replies are planned with the candidate that predicted them best.  With its own
+weights for every opponent (``opponents="self"``, before 2026-12-02) the search
+with the tuned weights won 36.2% against three greedy bots with the hand-set
+weights (4 players, 200 games, seed 11), and 58.8% with the hand-set weights
+itself; with the weights inferred, 54.8% (95% CI 48-62%), paired by game +18.5
+points (standard error 4.7).  Watching costs 10-20 ms per turn (two planners
+per opponent turn), inside the turn's budget.
+
 The root player's reward depends on the number of players.  With two it is a
 soft chance of finishing first (:func:`win_chance`): against greedy bots with
 the hand-set weights, on the same 200 deals, 83.5% wins instead of 81.0% with
