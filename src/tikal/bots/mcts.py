@@ -168,7 +168,7 @@ class MCTSBot(PlanningBot):
         if opponents not in OPPONENTS:
             raise ValueError(f"opponents is one of {', '.join(OPPONENTS)}")
         #: ``infer``: each opponent's replies are planned with the candidate evaluation
-        #: (own weights, hand-set weights) that predicted their turns best so far;
+        #: (own, tuned or hand-set weights) that predicted their turns best so far;
         #: ``self``: with the bot's own weights (:mod:`tikal.bots.opponents`).
         self.opponents = opponents
         others = [w for w in dict.fromkeys((DEFAULT_WEIGHTS, HAND_SET_WEIGHTS)) if w != weights]
