@@ -133,9 +133,14 @@ class GreedyBot(PlanningBot):
         return truncate_after_take(choice.actions)
 
 
+def is_take(action: Action) -> bool:
+    """Whether ``action`` takes a treasure, revealing a hidden token [HIDDEN-1]."""
+    return action.verb == TakeTreasure.verb
+
+
 def truncate_after_take(actions: list[Action]) -> list[Action]:
     """Cut a plan after its first treasure: what follows depends on the revealed type."""
     for i, action in enumerate(actions):
-        if action.verb == TakeTreasure.verb:
+        if is_take(action):
             return actions[: i + 1]
     return actions

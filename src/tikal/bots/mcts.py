@@ -94,12 +94,12 @@ from __future__ import annotations
 
 import math
 
-from ..actions import END_TURN, Action, TakeTreasure
+from ..actions import END_TURN, Action
 from ..errors import IllegalAction
 from ..state import GameState, Phase
 from ..view import View
 from .evaluate import DEFAULT_WEIGHTS, HAND_SET_WEIGHTS, Evaluator, Weights
-from .greedy import PlanningBot, truncate_after_take
+from .greedy import PlanningBot, is_take, truncate_after_take
 from .opponents import OpponentModel
 from .planner import TurnPlanner
 
@@ -167,10 +167,9 @@ class MCTSBot(PlanningBot):
         self.rollout = TurnPlanner(weights, beam=1, placements=1)
         if opponents not in OPPONENTS:
             raise ValueError(f"opponents is one of {', '.join(OPPONENTS)}")
-        #: ``infer``: each opponent's replies are planned with the candidate evaluation
-        #: (own, tuned or hand-set weights) that predicted their turns best so far;
-        #: ``self``: with the bot's own weights (:mod:`tikal.bots.opponents`).
-        self.opponents = opponents
+        #: ``opponents="infer"``: each opponent's replies are planned with the candidate
+        #: evaluation (own, tuned or hand-set weights) that predicted their turns best so
+        #: far; ``"self"`` (no model): with the bot's own weights (:mod:`.opponents`).
         others = [w for w in dict.fromkeys((DEFAULT_WEIGHTS, HAND_SET_WEIGHTS)) if w != weights]
         self.model = (OpponentModel([self.replier] + [
             TurnPlanner(w, beam=beam, placements=reply_placements) for w in others])
@@ -298,8 +297,7 @@ class MCTSBot(PlanningBot):
             trial = game.clone()
             mark = len(trial.history)
             values.append(self.simulate(trial, macro, me))
-            if not trial.is_over or any(a.verb == TakeTreasure.verb
-                                        for a in trial.history[mark:]):
+            if not trial.is_over or any(is_take(a) for a in trial.history[mark:]):
                 return None
         return max(range(len(macros)), key=lambda i: (values[i], -i)), len(macros)
 
@@ -383,7 +381,7 @@ def _passes_now(left: int, alive: int, rounds_left: int, round_passes: int) -> i
 #: the best placement by heuristic), about 15 times cheaper.
 REPLIES = ("greedy", "fast")
 
-#: How the simulated opponents' evaluation is chosen (``MCTSBot.opponents``).
+#: How the simulated opponents' evaluation is chosen (``MCTSBot(opponents=...)``).
 OPPONENTS = ("infer", "self")
 
 #: ``win``: a soft chance of finishing first (the default); ``objective``: the

@@ -28,11 +28,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from ..actions import END_TURN, Action, TakeTreasure, log_steps
-from ..errors import ChanceError, IllegalAction
+from ..actions import END_TURN, Action, log_steps
 from ..state import GameState, Phase
 from ..view import View
-from .greedy import truncate_after_take
+from .greedy import is_take, truncate_after_take
 from .planner import TurnPlanner
 
 #: The lead (in fully predicted turns) at which an opponent's evaluation is taken as
@@ -56,7 +55,7 @@ class _Decision:
     @property
     def complete(self) -> bool:
         return bool(self.actions) and (
-            self.actions[-1] == END_TURN or self.actions[-1].verb == TakeTreasure.verb)
+            self.actions[-1] == END_TURN or is_take(self.actions[-1]))
 
 
 class OpponentModel:
@@ -112,7 +111,7 @@ class OpponentModel:
             for step in log_steps(log[len(public.history):]):
                 if step.action is not None:
                     self._replay(public, step.action, step.chance)
-        except (ChanceError, IllegalAction, ValueError):
+        except ValueError:  # a ChanceError or IllegalAction: the log does not replay
             self._public, self._open, self._failed = None, None, list(log)
             self.scores, self.decisions = {}, {}
 
