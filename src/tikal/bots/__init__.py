@@ -6,6 +6,7 @@ Interface (stable; the web app and the arena use only this)::
     action = bot.choose(game.view(seat))    # the next action for the player to act
 
 Budgets are keyword arguments: ``make_bot("mcts", seed=1, seconds=2.0, iterations=None)``.
+``players=`` (the game's player count) picks the evaluation weights tuned for it.
 ``seconds`` is the thinking time per turn (all decisions of a turn share it),
 ``iterations`` the number of simulations per search; with ``iterations`` only,
 a bot is deterministic for its seed.  Random and greedy ignore budgets.
@@ -25,6 +26,7 @@ from typing import Any, Protocol
 
 from ..actions import Action
 from ..view import View
+from .evaluate import weights_for
 from .greedy import GreedyBot, PlanningBot
 from .mcts import MCTSBot
 
@@ -63,20 +65,26 @@ def make_bot(
     name: str,
     seed: int | None = None,
     *,
+    players: int | None = None,
     seconds: float | None = None,
     iterations: int | None = None,
     **settings: Any,
 ) -> Bot:
     """A bot by level or preset name.
 
-    ``seconds`` / ``iterations`` override the budget of search bots (when neither
-    is given the level's default applies); other keyword arguments are passed to
-    the bot's constructor (see :class:`GreedyBot`, :class:`MCTSBot`).
+    ``players`` is the game's player count: greedy and search bots then play with
+    the weights tuned for it (:func:`~tikal.bots.evaluate.weights_for`) unless
+    ``weights`` is given.  ``seconds`` / ``iterations`` override the budget of search
+    bots (when neither is given the level's default applies); other keyword
+    arguments are passed to the bot's constructor (see :class:`GreedyBot`,
+    :class:`MCTSBot`).
     """
     level, preset = name, dict[str, Any]()
     if name in PRESETS:
         level, preset = PRESETS[name]
     options = {**preset, **settings}
+    if level in ("greedy", "mcts") and players is not None:
+        options.setdefault("weights", weights_for(players))
     if level == "random":
         return RandomBot(seed)
     if level == "greedy":

@@ -107,15 +107,17 @@ class BotSpec:
         """Whether the budget matters (search bots)."""
         return self.name in SEARCH_BOTS
 
-    def build(self, seed: int) -> Bot:
+    def build(self, seed: int, players: int | None = None) -> Bot:
+        """The bot for one seat of a game of ``players`` (weights tuned for that count
+        unless the entry names a set)."""
         settings: dict[str, Any] = dict(self.settings)
         if self.weights is not None:
             settings["weights"] = self.weights
         if self.budget.empty or not self.searches:
-            return make_bot(self.name, seed=seed, **settings)
+            return make_bot(self.name, seed=seed, players=players, **settings)
         return make_bot(
-            self.name, seed=seed, seconds=self.budget.seconds, iterations=self.budget.iterations,
-            **settings,
+            self.name, seed=seed, players=players, seconds=self.budget.seconds,
+            iterations=self.budget.iterations, **settings,
         )
 
 
@@ -243,7 +245,8 @@ class _Seats:
     """The bots of one game, each seat's thinking time and decisions, and the actions played."""
 
     def __init__(self, task: GameTask) -> None:
-        self.bots = [spec.build(task.bot_seed * 16 + s) for s, spec in enumerate(task.seats)]
+        self.bots = [spec.build(task.bot_seed * 16 + s, task.players)
+                     for s, spec in enumerate(task.seats)]
         self.thinking = [0.0] * task.players
         self.decisions = [0] * task.players
         self.actions = 0

@@ -71,7 +71,8 @@ class TikalGymEnv(gym.Env[Obs, np.int64]):
         self.seat = rng.randrange(self.players) if self.seat_choice is None else self.seat_choice
         self.game = Game.new(self.rules, self.players, seed=game_seed)
         self.game.undo_enabled = False
-        self.bots = [None if p == self.seat else make_bot(self.opponent, seed=game_seed * 8 + p)
+        self.bots = [None if p == self.seat else make_bot(self.opponent, seed=game_seed * 8 + p,
+                                                       players=self.players)
                      for p in range(self.players)]
         self.encoder.reset()
         self._play_bots()

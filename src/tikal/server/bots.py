@@ -53,8 +53,9 @@ def hint_bot_name() -> str:
     return next((n for n in HINT_PREFERENCE if n in names), names[0])
 
 
-def _new_bot(level: str) -> Any:
-    return bots_module.make_bot(level, seed=random.randrange(2**31))
+def _new_bot(level: str, players: int) -> Any:
+    """A bot of ``level`` for a game of ``players`` (weights tuned for that count)."""
+    return bots_module.make_bot(level, seed=random.randrange(2**31), players=players)
 
 
 def think(bot: Any, view: View, seconds: float | None) -> tuple[Action, Any]:
@@ -83,7 +84,7 @@ def hint(session: Session, seats: tuple[int, ...]) -> dict[str, Any]:
     server's own routes use :class:`Hints`, which caches and runs in the pool)."""
     view, state = hint_view(session, seats)
     name = hint_bot_name()
-    action = _new_bot(name).choose(view)
+    action = _new_bot(name, view.state.players).choose(view)
     return hint_entry(session, view, action, name, state)
 
 
@@ -227,7 +228,7 @@ class BotRunner:
             level = hint_bot_name()
         bot = session.bots.get(seat)
         if bot is None:
-            bot = session.bots[seat] = _new_bot(level)
+            bot = session.bots[seat] = _new_bot(level, session.game.players)
         return level, bot
 
     async def _turn(self, session: Session) -> None:
@@ -290,7 +291,7 @@ class Hints:
         self._busy.add(busy)
         try:
             name = hint_bot_name()
-            action, _ = await choose(self.pool, name, _new_bot(name), view)
+            action, _ = await choose(self.pool, name, _new_bot(name, view.state.players), view)
         finally:
             self._busy.discard(busy)
         answer = hint_entry(session, view, action, name, state, language)

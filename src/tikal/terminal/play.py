@@ -112,9 +112,10 @@ class TerminalGame:
         base = 0 if seed is None else seed
         for s, name in zip(others, names, strict=True):
             if bot_seconds is not None and name in ("mcts", "hard"):
-                self.bots[s] = make_bot(name, seed=base * 10 + s, seconds=bot_seconds)
+                self.bots[s] = make_bot(name, seed=base * 10 + s, players=players,
+                                        seconds=bot_seconds)
             else:
-                self.bots[s] = make_bot(name, seed=base * 10 + s)
+                self.bots[s] = make_bot(name, seed=base * 10 + s, players=players)
             self.bot_names[s] = name
         self.console = console or Console()
         self.read_line = read_line or self._stdin_line

@@ -1,0 +1,88 @@
+"""The bots play with the evaluation weights tuned for the game's player count."""
+
+from __future__ import annotations
+
+import pytest
+
+from tikal import Game
+from tikal.bots import make_bot
+from tikal.bots.arena import parse_bots
+from tikal.bots.evaluate import (
+    DEFAULT_WEIGHTS,
+    FOUR_PLAYER_WEIGHTS,
+    HAND_SET_WEIGHTS,
+    load_weights,
+    weights_for,
+)
+from tikal.bots.mcts import MCTSBot
+
+
+def test_four_players_have_their_own_packaged_weights() -> None:
+    """The four-player set is a packaged file of its own; the other counts keep the
+    defaults (three players were never tuned)."""
+    assert load_weights("four_players") == FOUR_PLAYER_WEIGHTS != DEFAULT_WEIGHTS
+    assert load_weights("two_players") == DEFAULT_WEIGHTS
+    assert weights_for(4) == FOUR_PLAYER_WEIGHTS
+    assert weights_for(2) == weights_for(3) == weights_for(None) == DEFAULT_WEIGHTS
+
+
+@pytest.mark.parametrize("level", ["greedy", "medium", "mcts", "hard"])
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_make_bot_picks_the_weights_for_the_player_count(level: str, players: int) -> None:
+    bot = make_bot(level, seed=1, players=players)
+    assert bot.planner.weights == weights_for(players)  # type: ignore[attr-defined]
+
+
+def test_named_weights_win_over_the_player_count() -> None:
+    bot = make_bot("greedy", seed=1, players=4, weights=HAND_SET_WEIGHTS)
+    assert bot.planner.weights == HAND_SET_WEIGHTS  # type: ignore[attr-defined]
+    assert make_bot("greedy", seed=1).planner.weights == DEFAULT_WEIGHTS  # type: ignore[attr-defined]
+
+
+def test_the_arena_builds_each_seat_for_its_game() -> None:
+    """A plain ``greedy`` seat plays the set for the game's count; ``@two_players`` keeps
+    the two-player defaults in a four-player game (how earlier runs are replayed)."""
+    plain, named = parse_bots("greedy,greedy@two_players", 4)[:2]
+    assert plain.build(1, 4).planner.weights == FOUR_PLAYER_WEIGHTS  # type: ignore[attr-defined]
+    assert plain.build(1, 2).planner.weights == DEFAULT_WEIGHTS  # type: ignore[attr-defined]
+    assert named.build(1, 4).planner.weights == DEFAULT_WEIGHTS  # type: ignore[attr-defined]
+
+
+def test_a_four_player_bot_plays_a_different_game_than_with_the_defaults() -> None:
+    """The weights reach the bot's choices: on some position of a four-player game the
+    two sets' greedy bots choose different turns."""
+    game = Game.new("standard", 4, seed=5)
+    four = make_bot("greedy", seed=0, players=4)
+    default = make_bot("greedy", seed=0, weights=DEFAULT_WEIGHTS)
+    differ = False
+    while not game.is_over and not differ:
+        view = game.view(game.current_player)
+        mine = four.choose(view)
+        differ = mine != default.choose(view)
+        game.apply(mine)
+    assert differ
+
+
+def test_the_search_models_opponents_with_every_packaged_set() -> None:
+    """The opponent model's candidates are the bot's own weights first, then the other
+    packaged sets once each."""
+    bot = MCTSBot(iterations=4, seconds=None, weights=FOUR_PLAYER_WEIGHTS)
+    assert bot.model is not None
+    weights = [planner.weights for planner in bot.model.planners]
+    assert weights == [FOUR_PLAYER_WEIGHTS, DEFAULT_WEIGHTS, HAND_SET_WEIGHTS]
+
+
+def test_every_front_end_builds_its_bots_for_the_game() -> None:
+    """The web server, the terminal game and the Gymnasium opponents ask for the game's
+    player count, so a four-player game's bots play the four-player set."""
+    from tikal.rl.gym import TikalGymEnv
+    from tikal.server.bots import _new_bot
+    from tikal.terminal.play import TerminalGame
+
+    assert _new_bot("hard", 4).planner.weights == FOUR_PLAYER_WEIGHTS
+    assert _new_bot("medium", 2).planner.weights == DEFAULT_WEIGHTS
+    terminal = TerminalGame(players=4, bots=["greedy", "mcts"], read_line=lambda _: "quit")
+    assert {bot.planner.weights for bot in terminal.bots.values()} == {FOUR_PLAYER_WEIGHTS}  # type: ignore[attr-defined]
+    env = TikalGymEnv(players=4, opponent="greedy")
+    env.reset(seed=1)
+    assert {b.planner.weights for b in env.bots if b is not None} == {FOUR_PLAYER_WEIGHTS}  # type: ignore[attr-defined]
