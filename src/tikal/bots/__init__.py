@@ -53,6 +53,9 @@ class RandomBot:
 #: Every name :func:`make_bot` accepts: levels first, then presets.
 BOT_NAMES: tuple[str, ...] = ("random", "greedy", "mcts", "easy", "medium", "hard")
 
+#: Levels whose bots take evaluation weights.
+WEIGHTED_LEVELS = frozenset({"greedy", "mcts"})
+
 #: What each preset means (name -> level and settings).
 PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
     "easy": ("greedy", {"beam": 1, "placements": 2, "noise": 0.3}),
@@ -83,7 +86,7 @@ def make_bot(
     if name in PRESETS:
         level, preset = PRESETS[name]
     options = {**preset, **settings}
-    if level in ("greedy", "mcts") and players is not None:
+    if level in WEIGHTED_LEVELS and players is not None:
         options.setdefault("weights", weights_for(players))
     if level == "random":
         return RandomBot(seed)
@@ -101,5 +104,5 @@ def make_bot(
     raise ValueError(f"unknown bot {name!r}; choose one of {', '.join(BOT_NAMES)}")
 
 
-__all__ = ["BOT_NAMES", "PRESETS", "Bot", "GreedyBot", "MCTSBot", "PlanningBot", "RandomBot",
-           "make_bot"]
+__all__ = ["BOT_NAMES", "PRESETS", "WEIGHTED_LEVELS", "Bot", "GreedyBot", "MCTSBot",
+           "PlanningBot", "RandomBot", "make_bot"]

@@ -28,7 +28,7 @@ from ..actions import Action
 from ..errors import IllegalAction
 from ..game import Game
 from ..loop import play_game
-from . import BOT_NAMES, PRESETS, Bot, make_bot
+from . import BOT_NAMES, PRESETS, WEIGHTED_LEVELS, Bot, make_bot
 from .evaluate import Weights, load_weights
 from .greedy import GreedyBot, PlanningBot
 from .mcts import MCTSBot
@@ -175,8 +175,6 @@ def _setting(name: str, text: str) -> tuple[str, Any]:
 #: The classes whose constructor settings a ``--bots`` entry may give.
 SETTING_CLASSES: dict[str, type] = {"greedy": GreedyBot, "mcts": MCTSBot}
 
-#: Levels whose bots take evaluation weights.
-WEIGHTED_LEVELS = frozenset({"greedy", "mcts"})
 
 
 def _weights_file(path: str) -> Weights:

@@ -63,8 +63,7 @@ def load_weights(path: str | Path | None = None) -> Weights:
     a packaged set by name (``hand_set``: ``data/weights_hand_set.json``; ``two_players``:
     the defaults, ``data/weights.json``)."""
     if path is None or str(path) in PACKAGED_WEIGHTS:
-        name = ("weights.json" if path is None or str(path) == "two_players"
-                else f"weights_{path}.json")
+        name = PACKAGED_WEIGHTS[str(path or "two_players")]
         text = resources.files("tikal").joinpath("data", name).read_text("utf-8")
     else:
         text = Path(path).read_text(encoding="utf-8")
@@ -75,11 +74,14 @@ def load_weights(path: str | Path | None = None) -> Weights:
 #: hand before the tuning (docs/bots.md), which the search also uses as a candidate
 #: model of its opponents (:mod:`tikal.bots.opponents`); ``four_players``, tuned in
 #: four-player self-play; ``two_players``, the defaults (tuned with two) by a name.
-PACKAGED_WEIGHTS: Final = ("hand_set", "four_players", "two_players")
+PACKAGED_WEIGHTS: Final = {"two_players": "weights.json", "hand_set": "weights_hand_set.json",
+                           "four_players": "weights_four_players.json"}
 
 DEFAULT_WEIGHTS: Final = load_weights()
 HAND_SET_WEIGHTS: Final = load_weights("hand_set")
 FOUR_PLAYER_WEIGHTS: Final = load_weights("four_players")
+#: Every packaged set once (the search's candidate models of its opponents).
+PACKAGED_SETS: Final = (DEFAULT_WEIGHTS, FOUR_PLAYER_WEIGHTS, HAND_SET_WEIGHTS)
 
 #: The packaged weights the bots play with by the game's player count; counts not
 #: listed play with :data:`DEFAULT_WEIGHTS`.

@@ -105,19 +105,10 @@ from ..actions import END_TURN, Action
 from ..errors import IllegalAction
 from ..state import GameState, Phase
 from ..view import View
-from .evaluate import (
-    DEFAULT_WEIGHTS,
-    FOUR_PLAYER_WEIGHTS,
-    HAND_SET_WEIGHTS,
-    Evaluator,
-    Weights,
-)
+from .evaluate import DEFAULT_WEIGHTS, PACKAGED_SETS, Evaluator, Weights
 from .greedy import PlanningBot, is_take, truncate_after_take
 from .opponents import OpponentModel
 from .planner import TurnPlanner
-
-#: The candidate evaluations of the opponent model besides the bot's own weights.
-PACKAGED_SETS = (DEFAULT_WEIGHTS, FOUR_PLAYER_WEIGHTS, HAND_SET_WEIGHTS)
 
 
 class MCTSBot(PlanningBot):
@@ -186,7 +177,7 @@ class MCTSBot(PlanningBot):
         #: ``opponents="infer"``: each opponent's replies are planned with the candidate
         #: evaluation (own or a packaged set's weights) that predicted their turns best so
         #: far; ``"self"`` (no model): with the bot's own weights (:mod:`.opponents`).
-        others = [w for w in dict.fromkeys(PACKAGED_SETS) if w != weights]
+        others = [w for w in PACKAGED_SETS if w != weights]
         self.model = (OpponentModel([self.replier] + [
             TurnPlanner(w, beam=beam, placements=reply_placements) for w in others])
             if opponents == "infer" else None)

@@ -111,11 +111,8 @@ class TerminalGame:
         others = [s for s in range(players) if s != seat]
         base = 0 if seed is None else seed
         for s, name in zip(others, names, strict=True):
-            if bot_seconds is not None and name in ("mcts", "hard"):
-                self.bots[s] = make_bot(name, seed=base * 10 + s, players=players,
-                                        seconds=bot_seconds)
-            else:
-                self.bots[s] = make_bot(name, seed=base * 10 + s, players=players)
+            seconds = bot_seconds if name in ("mcts", "hard") else None
+            self.bots[s] = make_bot(name, seed=base * 10 + s, players=players, seconds=seconds)
             self.bot_names[s] = name
         self.console = console or Console()
         self.read_line = read_line or self._stdin_line
