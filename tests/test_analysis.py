@@ -123,6 +123,11 @@ def test_analysis_is_deterministic_and_spreads_over_processes(record: dict[str, 
     assert only == [replace(r, win_chance=r.position_chance) for r in serial if r.player == 1]
     rows = summary(serial, 2)
     assert sum(rows[p]["decisions"] for p in rows) == len(serial)
+    for p, row in rows.items():  # the mean is per decision, so it stays a chance
+        mine = [r.loss for r in serial if r.player == int(p)]
+        assert row["lost"] == pytest.approx(sum(mine), abs=1e-4)
+        assert row["mean_lost"] == pytest.approx(sum(mine) / len(mine), abs=1e-4)
+        assert 0.0 <= row["mean_lost"] <= 1.0
     for r in serial:
         assert all(0.0 <= c <= 1.0 for c in r.win_chance)
         assert abs(sum(r.win_chance) - 1.0) < 0.01

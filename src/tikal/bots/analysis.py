@@ -246,14 +246,21 @@ def analyze(
 
 
 def summary(reviews: list[Review], players: int) -> dict[str, Any]:
-    """Per player: decisions, verdict counts and the win chance given away in all."""
+    """Per player: decisions, verdict counts and the win chance given away.
+
+    ``lost`` is the sum over the player's decisions, which grows with the game's length
+    and can pass 1 (chances are lost and won back); ``mean_lost`` is per decision, the
+    figure to compare players and games by (lichess's average centipawn loss).
+    """
     out: dict[str, Any] = {}
     for p in range(players):
         mine = [r for r in reviews if r.player == p]
         counts = {name: sum(1 for r in mine if r.verdict == name) for name, _ in THRESHOLDS}
+        lost = sum(r.loss for r in mine)
         out[str(p)] = {
             "decisions": len(mine), **counts,
-            "lost": round(sum(r.loss for r in mine), 4),
+            "lost": round(lost, 4),
+            "mean_lost": round(lost / len(mine), 4) if mine else 0.0,
             "worst": max(mine, key=lambda r: r.loss).index if mine else None,
         }
     return out

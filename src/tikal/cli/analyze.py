@@ -117,8 +117,8 @@ def _summary_table(reviews: list[Review], names: list[str], language: str = "en"
     table.add_column(say("analyze.col.decisions", language))
     for name, _ in THRESHOLDS:
         table.add_column(say(f"analyze.verdict.{name}", language))
-    table.add_column(say("analyze.col.lost_total", language))
+    table.add_column(say("analyze.col.lost_mean", language))
     for p, row in summary(reviews, len(names)).items():
         counts = [str(row[n]) for n, _ in THRESHOLDS]
-        table.add_row(names[int(p)], str(row["decisions"]), *counts, f"{row['lost']:.0%}")
+        table.add_row(names[int(p)], str(row["decisions"]), *counts, f"{row['mean_lost']:.1%}")
     return table

@@ -176,7 +176,7 @@ function drawGraph() {
       blunders: TK.t("analysis.count.blunder", { count: sum.blunder || 0 }),
       mistakes: TK.t("analysis.count.mistake", { count: sum.mistake || 0 }),
       inexact: TK.t("analysis.count.inaccuracy", { count: sum.inaccuracy || 0 }),
-      lost: pct(sum.lost || 0),
+      lost: pct(sum.mean_lost || 0),
     }));
   }));
 }
