@@ -8,7 +8,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from tikal.bots.arena import make_executor
-from tikal.bots.evaluate import DEFAULT_WEIGHTS, load_weights
+from tikal.bots.evaluate import DEFAULT_WEIGHTS, HAND_SET_WEIGHTS, load_weights
 from tikal.bots.tuning import TUNED, Setup, from_vector, match, to_vector, tune
 from tikal.cli import app
 
@@ -39,6 +39,31 @@ def test_tuning_is_seeded_and_stays_in_bounds() -> None:
     for (low, high), value in zip(TUNED.values(), to_vector(runs[0].best), strict=True):
         assert low <= value <= high
     assert runs[0].best_fitness >= runs[0].history[0]["best"] or runs[0].best == DEFAULT_WEIGHTS
+
+
+def test_a_run_against_other_weights_starts_from_them_and_plays_them() -> None:
+    """A second round tunes against the result of the first: its baseline is the field's
+    own mirror match, and the best found is never worse on the training deals."""
+    run = tune(DEMO, generations=1, population=3, deals=1, seed=7, against=HAND_SET_WEIGHTS)
+    mirror = match(DEMO, HAND_SET_WEIGHTS, HAND_SET_WEIGHTS, deals=1, seed=7).fitness
+    assert run.best_fitness >= mirror
+    if run.best_fitness == mirror:  # nothing beat the field: the field itself is kept
+        assert run.best == HAND_SET_WEIGHTS
+    else:
+        assert match(DEMO, run.best, HAND_SET_WEIGHTS, deals=1, seed=7).fitness == run.best_fitness
+    assert run != tune(DEMO, generations=1, population=3, deals=1, seed=7)
+
+
+def test_the_command_names_the_field_and_refuses_unknown_weights(tmp_path: Path) -> None:
+    out = tmp_path / "tuned.json"
+    args = ["tune", "--rules", "demo", "--generations", "1", "--population", "2", "--deals", "1",
+            "--held-out", "0", "--out", str(out)]
+    result = CliRunner().invoke(app, [*args, "--against", "hand_set"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(out.read_text())["tuning"]["against"] == "hand_set"
+    out.unlink()
+    refused = CliRunner().invoke(app, [*args, "--against", str(tmp_path / "missing.json")])
+    assert refused.exit_code == 2 and "--against" in refused.output and not out.exists()
 
 
 def test_the_command_writes_weights_the_bots_can_load(tmp_path: Path) -> None:

@@ -136,7 +136,7 @@ def parse_bots(text: str, players: int, default_budget: Budget = Budget()) -> li
         settings = tuple(_setting(name, text) for text in setting_texts)
         if weights_path and PRESETS.get(name, (name,))[0] not in WEIGHTED_LEVELS:
             raise ValueError(f"{name} has no evaluation weights (only greedy and mcts levels)")
-        weights = _weights_file(weights_path.strip()) if weights_path else None
+        weights = weights_file(weights_path.strip()) if weights_path else None
         budget = parse_budget(budget_text) if budget_text else default_budget
         label = entry if budget_text or weights_path or settings else name
         specs.append(BotSpec(label, name, budget, weights, settings))
@@ -177,7 +177,8 @@ SETTING_CLASSES: dict[str, type] = {"greedy": GreedyBot, "mcts": MCTSBot}
 
 
 
-def _weights_file(path: str) -> Weights:
+def weights_file(path: str) -> Weights:
+    """A packaged set by name or a weights file; a ValueError saying which could not be read."""
     try:
         return load_weights(path)
     except (OSError, ValueError, KeyError) as exc:

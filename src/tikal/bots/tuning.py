@@ -143,12 +143,16 @@ def tune(
     setup: Setup, *, generations: int, population: int, deals: int, seed: int,
     sigma: float = 0.3, executor: Executor | None = None,
     progress: Callable[[int, float], None] | None = None,
+    against: Weights = DEFAULT_WEIGHTS,
 ) -> TuningRun:
     """CMA-ES over :data:`TUNED`, each candidate judged by :func:`match` on the training
-    deals against the current weights.  ``progress(generation, best_fitness)``."""
+    deals against the current weights (``against``, also the starting point: a run
+    against the result of the last one moves the field toward a set that is a good reply
+    to itself, rather than a best reply to an older one).
+    ``progress(generation, best_fitness)``."""
     import cma
 
-    x0 = to_vector(DEFAULT_WEIGHTS)
+    x0 = to_vector(against)
     scale = [high - low for low, high in TUNED.values()]
     options = {
         "seed": seed + 1, "popsize": population, "verbose": -9,
@@ -156,18 +160,17 @@ def tune(
         "CMA_stds": scale,
     }
     strategy = cma.CMAEvolutionStrategy(x0, sigma, options)
-    run = TuningRun(DEFAULT_WEIGHTS, match(setup, DEFAULT_WEIGHTS, DEFAULT_WEIGHTS, deals,
-                                           seed, executor).fitness)
+    run = TuningRun(against, match(setup, against, against, deals, seed, executor).fitness)
     for generation in range(1, generations + 1):
         vectors = strategy.ask()
         fitness = [
-            match(setup, from_vector(v), DEFAULT_WEIGHTS, deals, seed, executor).fitness
+            match(setup, from_vector(v, against), against, deals, seed, executor).fitness
             for v in vectors
         ]
         strategy.tell(vectors, [-f for f in fitness])
         best = max(range(len(fitness)), key=lambda i: fitness[i])
         if fitness[best] > run.best_fitness:
-            run.best, run.best_fitness = from_vector(vectors[best]), fitness[best]
+            run.best, run.best_fitness = from_vector(vectors[best], against), fitness[best]
         run.history.append({
             "generation": generation, "best": round(max(fitness), 4),
             "mean": round(sum(fitness) / len(fitness), 4), "overall": round(run.best_fitness, 4),

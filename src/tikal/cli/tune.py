@@ -11,8 +11,8 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ..bots.arena import EXECUTORS, Executor, make_executor
-from ..bots.evaluate import DEFAULT_WEIGHTS
+from ..bots.arena import EXECUTORS, Executor, make_executor, weights_file
+from ..bots.evaluate import PACKAGED_WEIGHTS, Weights
 from ..bots.tuning import MatchResult, Setup, TuningRun, match, save_plot, tune
 from .common import LangOption, check_players, console, language_of, percent, say, wide_console
 
@@ -45,10 +45,13 @@ def tune_weights(
         "weights.json"
     ),
     plot: Annotated[Path | None, typer.Option(help="Save the fitness per generation.")] = None,
+    against: Annotated[str, typer.Option(
+        help=f"Weights to start from and play against: {', '.join(PACKAGED_WEIGHTS)} or a "
+             "weights file.")] = "two_players",
     lang: LangOption = None,
 ) -> None:
     """Tune the evaluation weights by self-play against the current ones (CMA-ES, seeded),
-    then play the tuned weights against the current ones on held-out deals."""
+    then play the tuned weights against them on held-out deals."""
     language = language_of(lang)
     if level not in LEVELS:
         raise typer.BadParameter(say("choose", language, choices=", ".join(LEVELS)),
@@ -57,13 +60,14 @@ def tune_weights(
     if executor not in EXECUTORS:
         raise typer.BadParameter(say("choose", language, choices=", ".join(EXECUTORS)),
                                  param_hint="--executor")
+    field = _weights(against)
     runner = make_executor(jobs, executor, address)
-    run = _search(setup, generations, population, deals, seed, runner)
-    test = match(setup, run.best, DEFAULT_WEIGHTS, held_out, seed + 10_000, runner) \
-        if held_out else None
+    run = _search(setup, generations, population, deals, seed, runner, field)
+    test = match(setup, run.best, field, held_out, seed + 10_000, runner) if held_out else None
     report = {
         "setup": setup.__dict__, "generations": generations, "population": population,
-        "deals": deals, "seed": seed, "history": run.history, "fitness": run.best_fitness,
+        "deals": deals, "seed": seed, "against": against, "history": run.history,
+        "fitness": run.best_fitness,
         "held_out": _result_json(test) if test else None,
     }
     out.write_text(json.dumps({"about": "tuned by tikal tune", "tuning": report,
@@ -73,8 +77,16 @@ def tune_weights(
     wide_console().print(_table(run.history, test, held_out, language))
 
 
+def _weights(name: str) -> Weights:
+    """A packaged set by name or a weights file; an error naming the option if not."""
+    try:
+        return weights_file(name)
+    except ValueError as error:
+        raise typer.BadParameter(str(error), param_hint="--against") from None
+
+
 def _search(setup: Setup, generations: int, population: int, deals: int, seed: int,
-            executor: Executor) -> TuningRun:
+            executor: Executor, against: Weights) -> TuningRun:
     columns = (TextColumn("tuning"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TextColumn("best fitness {task.fields[best]}"))
     with Progress(*columns, console=console(stderr=True), transient=True) as bar:
@@ -84,7 +96,7 @@ def _search(setup: Setup, generations: int, population: int, deals: int, seed: i
             bar.update(task, completed=generation, best=f"{best:.3f}")
 
         return tune(setup, generations=generations, population=population, deals=deals,
-                    seed=seed, executor=executor, progress=step)
+                    seed=seed, executor=executor, progress=step, against=against)
 
 
 def _result_json(result: MatchResult) -> dict[str, object]:
