@@ -32,6 +32,16 @@ def test_a_match_plays_every_deal_from_every_seat_and_is_repeatable() -> None:
     assert low < first.win_rate < high
 
 
+def test_a_match_against_several_fields_plays_every_deal_against_each() -> None:
+    """Two fields: the games and wins of both single matches, the margin their mean."""
+    odd = from_vector([0.1] * len(TUNED))
+    one, other = (match(DEMO, odd, f, deals=2, seed=3) for f in (DEFAULT_WEIGHTS, HAND_SET_WEIGHTS))
+    both = match(DEMO, odd, (DEFAULT_WEIGHTS, HAND_SET_WEIGHTS), deals=2, seed=3)
+    assert both.games == one.games + other.games == 8
+    assert both.wins == one.wins + other.wins
+    assert both.margin == (one.margin + other.margin) / 2
+
+
 def test_tuning_is_seeded_and_stays_in_bounds() -> None:
     runs = [tune(DEMO, generations=2, population=4, deals=1, seed=7) for _ in range(2)]
     assert runs[0].best == runs[1].best and runs[0].history == runs[1].history
@@ -44,7 +54,7 @@ def test_tuning_is_seeded_and_stays_in_bounds() -> None:
 def test_a_run_against_other_weights_starts_from_them_and_plays_them() -> None:
     """A second round tunes against the result of the first: its baseline is the field's
     own mirror match, and the best found is never worse on the training deals."""
-    run = tune(DEMO, generations=1, population=3, deals=1, seed=7, against=HAND_SET_WEIGHTS)
+    run = tune(DEMO, generations=1, population=3, deals=1, seed=7, against=(HAND_SET_WEIGHTS,))
     mirror = match(DEMO, HAND_SET_WEIGHTS, HAND_SET_WEIGHTS, deals=1, seed=7).fitness
     assert run.best_fitness >= mirror
     if run.best_fitness == mirror:  # nothing beat the field: the field itself is kept
@@ -60,7 +70,12 @@ def test_the_command_names_the_field_and_refuses_unknown_weights(tmp_path: Path)
             "--held-out", "0", "--out", str(out)]
     result = CliRunner().invoke(app, [*args, "--against", "hand_set"])
     assert result.exit_code == 0, result.output
-    assert json.loads(out.read_text())["tuning"]["against"] == "hand_set"
+    assert json.loads(out.read_text())["tuning"]["against"] == ["hand_set"]
+    two = CliRunner().invoke(app, [*args, "--held-out", "1", "--against", "hand_set,two_players"])
+    assert two.exit_code == 0, two.output
+    report = json.loads(out.read_text())["tuning"]
+    assert report["against"] == ["hand_set", "two_players"]
+    assert [r["games"] for r in report["held_out_by_field"].values()] == [2, 2]
     out.unlink()
     refused = CliRunner().invoke(app, [*args, "--against", str(tmp_path / "missing.json")])
     assert refused.exit_code == 2 and "--against" in refused.output and not out.exists()

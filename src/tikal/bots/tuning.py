@@ -121,16 +121,23 @@ def _play(task: Deal) -> tuple[float, float]:
 
 
 def match(
-    setup: Setup, candidate: Weights, opponent: Weights, deals: int, seed: int,
-    executor: Executor | None = None,
+    setup: Setup, candidate: Weights, opponent: Weights | Sequence[Weights], deals: int,
+    seed: int, executor: Executor | None = None,
 ) -> MatchResult:
     """``candidate`` against ``opponent`` on ``deals`` deals, from every seat of each;
     ``executor`` is one of the arena's (serial, process pool, Ray).  The totals do not
     depend on the order games finish in (win shares are halves and thirds of wholes,
-    margins whole points)."""
+    margins whole points).
+
+    Several opponents are several *fields*: every deal is played against each (all the
+    other seats with that field's weights), and the result is over all those games.  A
+    set tuned against one field can be a best reply to it and yet lose in a field of
+    its own kind (measured with three players, docs/bots.md); judged against both, it
+    has to do well in each."""
+    fields = [opponent] if isinstance(opponent, Weights) else list(opponent)
     tasks: list[Deal] = [
-        (setup, candidate, opponent, deal_seed(seed, d), seat)
-        for d in range(deals) for seat in range(setup.players)
+        (setup, candidate, field, deal_seed(seed, d), seat)
+        for field in fields for d in range(deals) for seat in range(setup.players)
     ]
     results = list((executor or SerialExecutor()).map_unordered(_play, tasks))
     results.sort()
@@ -143,16 +150,18 @@ def tune(
     setup: Setup, *, generations: int, population: int, deals: int, seed: int,
     sigma: float = 0.3, executor: Executor | None = None,
     progress: Callable[[int, float], None] | None = None,
-    against: Weights = DEFAULT_WEIGHTS,
+    against: Sequence[Weights] = (DEFAULT_WEIGHTS,),
 ) -> TuningRun:
     """CMA-ES over :data:`TUNED`, each candidate judged by :func:`match` on the training
-    deals against the current weights (``against``, also the starting point: a run
-    against the result of the last one moves the field toward a set that is a good reply
-    to itself, rather than a best reply to an older one).
+    deals against the current weights: ``against``, one field or several (each deal is
+    played against every one); the first is the starting point.  Tuning against the
+    result of the last run as well as the field before moves toward a set that does well
+    in both, rather than a best reply to one.
     ``progress(generation, best_fitness)``."""
     import cma
 
-    x0 = to_vector(against)
+    start = against[0]
+    x0 = to_vector(start)
     scale = [high - low for low, high in TUNED.values()]
     options = {
         "seed": seed + 1, "popsize": population, "verbose": -9,
@@ -160,17 +169,17 @@ def tune(
         "CMA_stds": scale,
     }
     strategy = cma.CMAEvolutionStrategy(x0, sigma, options)
-    run = TuningRun(against, match(setup, against, against, deals, seed, executor).fitness)
+    run = TuningRun(start, match(setup, start, against, deals, seed, executor).fitness)
     for generation in range(1, generations + 1):
         vectors = strategy.ask()
         fitness = [
-            match(setup, from_vector(v, against), against, deals, seed, executor).fitness
+            match(setup, from_vector(v, start), against, deals, seed, executor).fitness
             for v in vectors
         ]
         strategy.tell(vectors, [-f for f in fitness])
         best = max(range(len(fitness)), key=lambda i: fitness[i])
         if fitness[best] > run.best_fitness:
-            run.best, run.best_fitness = from_vector(vectors[best], against), fitness[best]
+            run.best, run.best_fitness = from_vector(vectors[best], start), fitness[best]
         run.history.append({
             "generation": generation, "best": round(max(fitness), 4),
             "mean": round(sum(fitness) / len(fitness), 4), "overall": round(run.best_fitness, 4),

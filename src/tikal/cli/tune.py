@@ -46,8 +46,9 @@ def tune_weights(
     ),
     plot: Annotated[Path | None, typer.Option(help="Save the fitness per generation.")] = None,
     against: Annotated[str, typer.Option(
-        help=f"Weights to start from and play against: {', '.join(PACKAGED_WEIGHTS)} or a "
-             "weights file.")] = "two_players",
+        help=f"Weights to play against: {', '.join(PACKAGED_WEIGHTS)} or a weights file; "
+             "several, comma-separated, are fields each deal is played against (the run "
+             "starts from the first).")] = "two_players",
     lang: LangOption = None,
 ) -> None:
     """Tune the evaluation weights by self-play against the current ones (CMA-ES, seeded),
@@ -60,21 +61,24 @@ def tune_weights(
     if executor not in EXECUTORS:
         raise typer.BadParameter(say("choose", language, choices=", ".join(EXECUTORS)),
                                  param_hint="--executor")
-    field = _weights(against)
+    names = [name.strip() for name in against.split(",") if name.strip()]
+    fields = [_weights(name) for name in names]
     runner = make_executor(jobs, executor, address)
-    run = _search(setup, generations, population, deals, seed, runner, field)
-    test = match(setup, run.best, field, held_out, seed + 10_000, runner) if held_out else None
+    run = _search(setup, generations, population, deals, seed, runner, fields)
+    tests = [match(setup, run.best, field, held_out, seed + 10_000, runner) for field in fields
+             ] if held_out else []
     report = {
         "setup": setup.__dict__, "generations": generations, "population": population,
-        "deals": deals, "seed": seed, "against": against, "history": run.history,
+        "deals": deals, "seed": seed, "against": names, "history": run.history,
         "fitness": run.best_fitness,
-        "held_out": _result_json(test) if test else None,
+        "held_out": _result_json(tests[0]) if tests else None,
+        "held_out_by_field": {name: _result_json(t) for name, t in zip(names, tests, strict=False)},
     }
     out.write_text(json.dumps({"about": "tuned by tikal tune", "tuning": report,
                                "weights": run.best.to_json()}, indent=1), encoding="utf-8")
     if plot is not None and run.history:
         save_plot(run, str(plot))
-    wide_console().print(_table(run.history, test, held_out, language))
+    wide_console().print(_table(run.history, tests, names, held_out, language))
 
 
 def _weights(name: str) -> Weights:
@@ -86,7 +90,7 @@ def _weights(name: str) -> Weights:
 
 
 def _search(setup: Setup, generations: int, population: int, deals: int, seed: int,
-            executor: Executor, against: Weights) -> TuningRun:
+            executor: Executor, against: list[Weights]) -> TuningRun:
     columns = (TextColumn("tuning"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TextColumn("best fitness {task.fields[best]}"))
     with Progress(*columns, console=console(stderr=True), transient=True) as bar:
@@ -104,16 +108,20 @@ def _result_json(result: MatchResult) -> dict[str, object]:
             "ci95": [round(x, 4) for x in result.interval], "margin": round(result.margin, 2)}
 
 
-def _table(history: list[dict[str, float]], test: MatchResult | None, held_out: int,
-           language: str = "en") -> Table:
+def _table(history: list[dict[str, float]], tests: list[MatchResult], names: list[str],
+           held_out: int, language: str = "en") -> Table:
     table = Table(title=say("tune.title", language))
     for column in ("generation", "best", "mean", "overall"):
         table.add_column(say(f"tune.col.{column}", language), justify="right")
     for row in history:
         table.add_row(*(str(row[k]) for k in ("generation", "best", "mean", "overall")))
-    if test is not None:
+    captions = []
+    for name, test in zip(names, tests, strict=False):
         low, high = test.interval
-        table.caption = say("tune.caption", language, games=test.games, deals=held_out,
+        captions.append(say("tune.caption", language, games=test.games, deals=held_out,
                             rate=percent(test.win_rate, language), low=percent(low, language),
                             high=percent(high, language), margin=f"{test.margin:+.1f}")
+                        + ("" if len(tests) == 1 else f" ({name})"))
+    if captions:
+        table.caption = "\n".join(captions)
     return table
