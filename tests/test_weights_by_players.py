@@ -11,19 +11,23 @@ from tikal.bots.evaluate import (
     DEFAULT_WEIGHTS,
     FOUR_PLAYER_WEIGHTS,
     HAND_SET_WEIGHTS,
+    THREE_PLAYER_WEIGHTS,
     load_weights,
     weights_for,
 )
 from tikal.bots.mcts import MCTSBot
 
 
-def test_four_players_have_their_own_packaged_weights() -> None:
-    """The four-player set is a packaged file of its own; the other counts keep the
-    defaults (three players were never tuned)."""
+def test_three_and_four_players_have_their_own_packaged_weights() -> None:
+    """The three- and four-player sets are packaged files of their own; two players and
+    an unknown count keep the defaults."""
     assert load_weights("four_players") == FOUR_PLAYER_WEIGHTS != DEFAULT_WEIGHTS
+    assert load_weights("three_players") == THREE_PLAYER_WEIGHTS
+    assert len({DEFAULT_WEIGHTS, THREE_PLAYER_WEIGHTS, FOUR_PLAYER_WEIGHTS}) == 3
     assert load_weights("two_players") == DEFAULT_WEIGHTS
     assert weights_for(4) == FOUR_PLAYER_WEIGHTS
-    assert weights_for(2) == weights_for(3) == weights_for(None) == DEFAULT_WEIGHTS
+    assert weights_for(3) == THREE_PLAYER_WEIGHTS
+    assert weights_for(2) == weights_for(None) == DEFAULT_WEIGHTS
 
 
 @pytest.mark.parametrize("level", ["greedy", "medium", "mcts", "hard"])
@@ -44,20 +48,24 @@ def test_the_arena_builds_each_seat_for_its_game() -> None:
     the two-player defaults in a four-player game (how earlier runs are replayed)."""
     plain, named = parse_bots("greedy,greedy@two_players", 4)[:2]
     assert plain.build(1, 4).planner.weights == FOUR_PLAYER_WEIGHTS  # type: ignore[attr-defined]
+    assert plain.build(1, 3).planner.weights == THREE_PLAYER_WEIGHTS  # type: ignore[attr-defined]
     assert plain.build(1, 2).planner.weights == DEFAULT_WEIGHTS  # type: ignore[attr-defined]
     assert named.build(1, 4).planner.weights == DEFAULT_WEIGHTS  # type: ignore[attr-defined]
 
 
-def test_a_four_player_bot_plays_a_different_game_than_with_the_defaults() -> None:
-    """The weights reach the bot's choices: on some position of a four-player game the
-    two sets' greedy bots choose different turns."""
-    game = Game.new("standard", 4, seed=5)
-    four = make_bot("greedy", seed=0, players=4)
+@pytest.mark.parametrize("players", [3, 4])
+def test_a_bot_for_more_players_plays_a_different_game_than_with_the_defaults(
+    players: int,
+) -> None:
+    """The weights reach the bot's choices: on some position of a three- or four-player
+    game the count's set and the defaults choose different turns."""
+    game = Game.new("standard", players, seed=5)
+    tuned = make_bot("greedy", seed=0, players=players)
     default = make_bot("greedy", seed=0, weights=DEFAULT_WEIGHTS)
     differ = False
     while not game.is_over and not differ:
         view = game.view(game.current_player)
-        mine = four.choose(view)
+        mine = tuned.choose(view)
         differ = mine != default.choose(view)
         game.apply(mine)
     assert differ
@@ -69,7 +77,8 @@ def test_the_search_models_opponents_with_every_packaged_set() -> None:
     bot = MCTSBot(iterations=4, seconds=None, weights=FOUR_PLAYER_WEIGHTS)
     assert bot.model is not None
     weights = [planner.weights for planner in bot.model.planners]
-    assert weights == [FOUR_PLAYER_WEIGHTS, DEFAULT_WEIGHTS, HAND_SET_WEIGHTS]
+    assert weights == [FOUR_PLAYER_WEIGHTS, DEFAULT_WEIGHTS, THREE_PLAYER_WEIGHTS,
+                       HAND_SET_WEIGHTS]
 
 
 def test_every_front_end_builds_its_bots_for_the_game() -> None:
@@ -80,6 +89,7 @@ def test_every_front_end_builds_its_bots_for_the_game() -> None:
     from tikal.terminal.play import TerminalGame
 
     assert _new_bot("hard", 4).planner.weights == FOUR_PLAYER_WEIGHTS
+    assert _new_bot("medium", 3).planner.weights == THREE_PLAYER_WEIGHTS
     assert _new_bot("medium", 2).planner.weights == DEFAULT_WEIGHTS
     terminal = TerminalGame(players=4, bots=["greedy", "mcts"], read_line=lambda _: "quit")
     assert {bot.planner.weights for bot in terminal.bots.values()} == {FOUR_PLAYER_WEIGHTS}  # type: ignore[attr-defined]

@@ -72,20 +72,24 @@ def load_weights(path: str | Path | None = None) -> Weights:
 
 #: Weight sets in the package besides the defaults: ``hand_set``, the constants set by
 #: hand before the tuning (docs/bots.md), which the search also uses as a candidate
-#: model of its opponents (:mod:`tikal.bots.opponents`); ``four_players``, tuned in
-#: four-player self-play; ``two_players``, the defaults (tuned with two) by a name.
+#: model of its opponents (:mod:`tikal.bots.opponents`); ``three_players`` and
+#: ``four_players``, tuned in three- and four-player self-play; ``two_players``, the
+#: defaults (tuned with two) by a name.
 PACKAGED_WEIGHTS: Final = {"two_players": "weights.json", "hand_set": "weights_hand_set.json",
+                           "three_players": "weights_three_players.json",
                            "four_players": "weights_four_players.json"}
 
 DEFAULT_WEIGHTS: Final = load_weights()
 HAND_SET_WEIGHTS: Final = load_weights("hand_set")
+THREE_PLAYER_WEIGHTS: Final = load_weights("three_players")
 FOUR_PLAYER_WEIGHTS: Final = load_weights("four_players")
 #: Every packaged set once (the search's candidate models of its opponents).
-PACKAGED_SETS: Final = (DEFAULT_WEIGHTS, FOUR_PLAYER_WEIGHTS, HAND_SET_WEIGHTS)
+PACKAGED_SETS: Final = (DEFAULT_WEIGHTS, THREE_PLAYER_WEIGHTS, FOUR_PLAYER_WEIGHTS,
+                        HAND_SET_WEIGHTS)
 
 #: The packaged weights the bots play with by the game's player count; counts not
 #: listed play with :data:`DEFAULT_WEIGHTS`.
-WEIGHTS_BY_PLAYERS: Final = {4: FOUR_PLAYER_WEIGHTS}
+WEIGHTS_BY_PLAYERS: Final = {3: THREE_PLAYER_WEIGHTS, 4: FOUR_PLAYER_WEIGHTS}
 
 
 def weights_for(players: int | None) -> Weights:
@@ -94,8 +98,8 @@ def weights_for(players: int | None) -> Weights:
     Why not one set for every count: the defaults were tuned in two-player self-play,
     and with four players the set tuned there (``four_players``) won 74.4% of 160
     held-out games against three greedy bots with the defaults (95% CI 67-81%, par
-    25%; docs/bots.md).  Three players were not tuned or measured, so they keep the
-    defaults."""
+    25%; docs/bots.md); with three the set tuned there (``three_players``) 67.5% of 120
+    against two (95% CI 59-75%, par 33%)."""
     return WEIGHTS_BY_PLAYERS.get(players, DEFAULT_WEIGHTS) if players else DEFAULT_WEIGHTS
 
 

@@ -34,8 +34,8 @@ more simulations) 55.3%; paired by game -6.0 and -3.6 points, standard error 4.7
 
 Which evaluation the simulated opponents plan with is inferred
 (``opponents="infer"``, :mod:`tikal.bots.opponents`): for every turn an
-opponent played, each candidate (the bot's own weights, the tuned and the
-hand-set ones) is asked what it would have played there, and that opponent's
+opponent played, each candidate (the bot's own weights, then every other
+packaged set) is asked what it would have played there, and that opponent's
 replies are planned with the candidate that predicted them best.  With its own
 weights for every opponent (``opponents="self"``, before 2026-12-02) the search
 with the tuned weights won 36.2% against three greedy bots with the hand-set
@@ -47,9 +47,9 @@ error 4.7, noise).  Watching is inside the turn's budget: until an opponent is
 settled (:data:`~tikal.bots.opponents.SETTLED`) each of their turns is planned
 once per candidate; median 9 ms per own turn with four players (p95 146 ms).
 
-The weights matter as much as the search: with four players the bot plays the
-set tuned there (:func:`~tikal.bots.evaluate.weights_for`, through ``make_bot``'s
-``players``).  With it the search won 92.8% of 200 four-player games against three
+The weights matter as much as the search: with three or four players the bot
+plays the set tuned for that count (:func:`~tikal.bots.evaluate.weights_for`,
+through ``make_bot``'s ``players``).  With it the search won 92.8% of 200 four-player games against three
 greedy bots with the two-player weights (95% CI 88-96%), where with those weights
 itself it had won 58.7% on the same deals and seats (paired +34.1 points, standard
 error 3.8).
