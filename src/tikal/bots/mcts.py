@@ -49,10 +49,12 @@ once per candidate; median 9 ms per own turn with four players (p95 146 ms).
 
 The weights matter as much as the search: with three or four players the bot
 plays the set tuned for that count (:func:`~tikal.bots.evaluate.weights_for`,
-through ``make_bot``'s ``players``).  With it the search won 92.8% of 200 four-player games against three
-greedy bots with the two-player weights (95% CI 88-96%), where with those weights
-itself it had won 58.7% on the same deals and seats (paired +34.1 points, standard
-error 3.8).
+through ``make_bot``'s ``players``).  With the four-player set the search won 92.8%
+of 200 four-player games against three greedy bots with the two-player weights (95% CI
+88-96%), where with those weights itself it had won 58.7% on the same deals and
+seats (paired +34.1 points, standard error 3.8).  With the three-player set on every
+seat it won 61.4% of 201 three-player games against two greedy bots (95% CI 55-68%,
+par 33%).
 
 The root player's reward depends on the number of players.  With two it is a
 soft chance of finishing first (:func:`win_chance`): against greedy bots with
