@@ -62,6 +62,9 @@ def tune_weights(
         raise typer.BadParameter(say("choose", language, choices=", ".join(EXECUTORS)),
                                  param_hint="--executor")
     names = [name.strip() for name in against.split(",") if name.strip()]
+    if not names:
+        raise typer.BadParameter(say("choose", language, choices=", ".join(PACKAGED_WEIGHTS)),
+                                 param_hint="--against")
     fields = [_weights(name) for name in names]
     runner = make_executor(jobs, executor, address)
     run = _search(setup, generations, population, deals, seed, runner, fields)
