@@ -176,7 +176,6 @@ def _setting(name: str, text: str) -> tuple[str, Any]:
 SETTING_CLASSES: dict[str, type] = {"greedy": GreedyBot, "mcts": MCTSBot}
 
 
-
 def weights_file(path: str) -> Weights:
     """A packaged set by name or a weights file; a ValueError saying which could not be read."""
     try:

@@ -75,17 +75,15 @@ def load_weights(path: str | Path | None = None) -> Weights:
 #: model of its opponents (:mod:`tikal.bots.opponents`); ``three_players`` and
 #: ``four_players``, tuned in three- and four-player self-play; ``two_players``, the
 #: defaults (tuned with two) by a name.
-PACKAGED_WEIGHTS: Final = {"two_players": "weights.json", "hand_set": "weights_hand_set.json",
+PACKAGED_WEIGHTS: Final = {"two_players": "weights.json",
                            "three_players": "weights_three_players.json",
-                           "four_players": "weights_four_players.json"}
+                           "four_players": "weights_four_players.json",
+                           "hand_set": "weights_hand_set.json"}
 
-DEFAULT_WEIGHTS: Final = load_weights()
-HAND_SET_WEIGHTS: Final = load_weights("hand_set")
-THREE_PLAYER_WEIGHTS: Final = load_weights("three_players")
-FOUR_PLAYER_WEIGHTS: Final = load_weights("four_players")
-#: Every packaged set once (the search's candidate models of its opponents).
-PACKAGED_SETS: Final = (DEFAULT_WEIGHTS, THREE_PLAYER_WEIGHTS, FOUR_PLAYER_WEIGHTS,
-                        HAND_SET_WEIGHTS)
+#: Every packaged set once, in the order above (the search's candidate models of its
+#: opponents), so a set added to the table is a candidate too.
+PACKAGED_SETS: Final = tuple(load_weights(name) for name in PACKAGED_WEIGHTS)
+DEFAULT_WEIGHTS, THREE_PLAYER_WEIGHTS, FOUR_PLAYER_WEIGHTS, HAND_SET_WEIGHTS = PACKAGED_SETS
 
 #: The packaged weights the bots play with by the game's player count; counts not
 #: listed play with :data:`DEFAULT_WEIGHTS`.
@@ -98,8 +96,9 @@ def weights_for(players: int | None) -> Weights:
     Why not one set for every count: the defaults were tuned in two-player self-play,
     and with four players the set tuned there (``four_players``) won 74.4% of 160
     held-out games against three greedy bots with the defaults (95% CI 67-81%, par
-    25%; docs/bots.md); with three the set tuned there (``three_players``) 67.5% of 120
-    against two (95% CI 59-75%, par 33%)."""
+    25%; docs/bots.md); with three the set tuned there (``three_players``, a second
+    round against two fields) 68.3% of 120 against two (95% CI 60-76%, par 33%), while
+    one bot with the defaults won 28.0% of 201 against two with it."""
     return WEIGHTS_BY_PLAYERS.get(players, DEFAULT_WEIGHTS) if players else DEFAULT_WEIGHTS
 
 
