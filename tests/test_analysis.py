@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 from tikal import END_TURN, Game, Reveal
 from tikal.bots import make_bot
 from tikal.bots.analysis import analyze, decisions, game_at, review, summary, verdict
+from tikal.bots.evaluate import DEFAULT_WEIGHTS, HAND_SET_WEIGHTS, THREE_PLAYER_WEIGHTS
 from tikal.cli import app
 from tikal.state import Phase
 
@@ -133,6 +134,25 @@ def test_analysis_is_deterministic_and_spreads_over_processes(record: dict[str, 
         assert abs(sum(r.win_chance) - 1.0) < 0.01
 
 
+def test_a_game_is_judged_with_the_weights_the_bots_play_at_its_player_count() -> None:
+    """A three-player game is judged with the three-player set, not the two-player one."""
+    game = Game.new("standard", 3, seed=8)
+    bots = [make_bot("greedy", seed=s, players=3) for s in range(3)]
+    while len(game.history) < 40:
+        seat = game.current_player
+        game.apply(bots[seat].choose(game.view(seat)))
+    record = {**game.record(), "scoring": None, "result": None}
+    chosen = decisions(record)[-2:]
+    default = [review(record, d, budget=2, seed=1) for d in chosen]
+    assert default == [review(record, d, budget=2, seed=1, weights=THREE_PLAYER_WEIGHTS)
+                       for d in chosen]
+    two_player = [review(record, d, budget=2, seed=1, weights=DEFAULT_WEIGHTS) for d in chosen]
+    assert [(r.position_chance, r.margin) for r in default] != [
+        (r.position_chance, r.margin) for r in two_player]
+    whole = analyze(record, budget=2, seed=1)[-2:]  # the command and the web job's path
+    assert [r.position_chance for r in whole] == [r.position_chance for r in default]
+
+
 def test_verdicts_follow_the_thresholds() -> None:
     assert verdict(0.5, same_as_best=True) == "best"
     assert verdict(0.25, False) == "blunder"
@@ -152,6 +172,17 @@ def test_the_command_writes_tables_json_and_a_plot(tmp_path: Path, record: dict[
     report = json.loads(out.read_text())
     assert report["reviews"] and set(report["summary"]) == {"0", "1"}
     assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert report["weights"] == "default (2 players)"
+    hand_set = CliRunner().invoke(app, ["analyze", str(path), "--budget", "2", "--json",
+                                        str(out), "--weights", "hand_set"])
+    assert hand_set.exit_code == 0, hand_set.output
+    judged = json.loads(out.read_text())
+    assert judged["weights"] == "hand_set"
+    assert [r["position_chance"] for r in judged["reviews"]] == [
+        r.position_chance for r in analyze(cut(record, 30), budget=2,
+                                           weights=HAND_SET_WEIGHTS)]
+    refused = CliRunner().invoke(app, ["analyze", str(path), "--weights", "nonsense"])
+    assert refused.exit_code == 2 and "--weights" in refused.output
     bad = tmp_path / "bad.json"
     bad.write_text(json.dumps({**record, "log": ["tile Z9 0"]}))
     failed = CliRunner().invoke(app, ["analyze", str(bad)])

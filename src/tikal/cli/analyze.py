@@ -15,7 +15,7 @@ from rich.table import Table
 from ..bots.analysis import THRESHOLDS, Review, analyze, save_plot, summary
 from ..errors import RecordError
 from ..game import Game
-from .common import LangOption, console, fail, language_of, say, wide_console
+from .common import LangOption, console, fail, language_of, say, weights_option, wide_console
 
 STYLE = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow", "best": "green"}
 
@@ -37,6 +37,10 @@ def analyze_command(
         Path | None, typer.Option("--json", help="Write every review as JSON here.")
     ] = None,
     plot: Annotated[Path | None, typer.Option(help="Save the win-chance graph (PNG).")] = None,
+    weights: Annotated[str | None, typer.Option(
+        help="Evaluation weights: a packaged set by name (two_players, three_players, "
+             "four_players, hand_set) or a weights file; default: the set for the "
+             "game's player count.")] = None,
     lang: LangOption = None,
 ) -> None:
     """Review every decision of a game from the player's view at that moment: each
@@ -46,12 +50,14 @@ def analyze_command(
     names = _names(data, language)
     if seat is not None and not 0 <= seat < len(names):
         raise fail(say("analyze.seat", language, last=str(len(names) - 1)), language)
-    reviews = _run(data, budget=budget, seed=seed, seat=seat, jobs=jobs)
+    chosen = weights_option(weights, "--weights") if weights is not None else None
+    reviews = _run(data, budget=budget, seed=seed, seat=seat, jobs=jobs, weights=chosen)
     out = wide_console()
     out.print(_table(reviews, names, language))
     out.print(_summary_table(reviews, names, language))
     if json_out is not None:
         report = {"record": str(record), "budget": budget, "seed": seed,
+                  "weights": weights or f"default ({len(names)} players)",
                   "thresholds": dict(THRESHOLDS), "summary": summary(reviews, len(names)),
                   "reviews": [r.to_json() for r in reviews]}
         json_out.write_text(json.dumps(report, indent=1), encoding="utf-8")

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from babel.numbers import format_decimal, format_percent
@@ -12,6 +12,9 @@ from rich.markup import escape
 from ..components import RULE_SET_NAMES, rule_set
 from ..messages import LANGUAGES, choose_language, text
 from ..simulate import default_players
+
+if TYPE_CHECKING:
+    from ..bots.evaluate import Weights
 
 RULES_HELP = f"Rule set: {', '.join(RULE_SET_NAMES)}."
 
@@ -83,3 +86,14 @@ def language_of(lang: str | None) -> str:
     except ValueError:
         raise fail(text("cli.unknown_language", "en", given=lang,
                         choices=", ".join(LANGUAGES))) from None
+
+
+def weights_option(name: str, option: str) -> Weights:
+    """A packaged weight set by name or a weights file; an error naming ``option`` if
+    neither can be read (the bots are imported only by the commands that need them)."""
+    from ..bots.arena import weights_file
+
+    try:
+        return weights_file(name)
+    except ValueError as error:
+        raise typer.BadParameter(str(error), param_hint=option) from None

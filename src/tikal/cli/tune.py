@@ -11,10 +11,19 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ..bots.arena import EXECUTORS, Executor, make_executor, weights_file
+from ..bots.arena import EXECUTORS, Executor, make_executor
 from ..bots.evaluate import PACKAGED_WEIGHTS, Weights
 from ..bots.tuning import MatchResult, Setup, TuningRun, match, save_plot, tune
-from .common import LangOption, check_players, console, language_of, percent, say, wide_console
+from .common import (
+    LangOption,
+    check_players,
+    console,
+    language_of,
+    percent,
+    say,
+    weights_option,
+    wide_console,
+)
 
 LEVELS = ("greedy", "mcts")
 
@@ -65,7 +74,7 @@ def tune_weights(
     if not names:
         raise typer.BadParameter(say("choose", language, choices=", ".join(PACKAGED_WEIGHTS)),
                                  param_hint="--against")
-    fields = [_weights(name) for name in names]
+    fields = [weights_option(name, "--against") for name in names]
     runner = make_executor(jobs, executor, address)
     run = _search(setup, generations, population, deals, seed, runner, fields)
     tests = [match(setup, run.best, field, held_out, seed + 10_000, runner) for field in fields
@@ -82,14 +91,6 @@ def tune_weights(
     if plot is not None and run.history:
         save_plot(run, str(plot))
     wide_console().print(_table(run.history, tests, names, held_out, language))
-
-
-def _weights(name: str) -> Weights:
-    """A packaged set by name or a weights file; an error naming the option if not."""
-    try:
-        return weights_file(name)
-    except ValueError as error:
-        raise typer.BadParameter(str(error), param_hint="--against") from None
 
 
 def _search(setup: Setup, generations: int, population: int, deals: int, seed: int,

@@ -161,7 +161,8 @@ def review_decision(
     record: dict[str, Any], decision: Decision, names: list[str], options: dict[str, int]
 ) -> tuple[Review, dict[str, Any]]:
     """Run in a worker: the review of one decision and its moves as the page shows them."""
-    found = review(record, decision, **options)
+    found = review(record, decision, budget=options["budget"], seed=options["seed"],
+                   candidates=options["candidates"])
     return found, {
         "played_moves": played_moves(record, decision, names),
         "best_moves": planned_moves(record, decision, found.best, names, options["seed"]),
