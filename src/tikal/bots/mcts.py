@@ -90,9 +90,12 @@ simulations and never dropped one; ``keep_first`` could not act, and its
 a search runs a median 41-43 simulations with two players and 17-19 with four
 (medians over the searches of 200-game arena runs).  Halving under the time
 budget, the same 200 games as ``last_share``: 73.0% in 2 players (paired +3.5
-points, standard error 4.5), 55.2% in 4 (-1.6, standard error 4.6).  On the
-game's last turn, when no plan takes a treasure, the first pass is exact (the
-final scoring) and decides (:meth:`MCTSBot._last_turn`).
+points, standard error 4.5), 55.2% in 4 (-1.6, standard error 4.6).  Time helps little
+beyond the default in two players: on the same deals and seats 0.9 s per turn (25
+simulations per search) won 67.0% (paired -6.0 points, standard error 4.1) and 3.6 s
+(91) 75.0% of the first 100 games, where 1.8 s had won 77.0% (paired -2.0, standard
+error 5.5).  On the game's last turn, when no plan takes a treasure, the first pass is
+exact (the final scoring) and decides (:meth:`MCTSBot._last_turn`).
 
 Budget: ``iterations`` (simulations per search) and/or ``seconds`` per *turn*
 (all the decisions of one turn share it).  With only ``iterations`` the bot is
