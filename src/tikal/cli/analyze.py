@@ -13,6 +13,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from rich.table import Table
 
 from ..bots.analysis import THRESHOLDS, Review, analyze, save_plot, summary
+from ..bots.evaluate import PACKAGED_WEIGHTS
 from ..errors import RecordError
 from ..game import Game
 from .common import LangOption, console, fail, language_of, say, weights_option, wide_console
@@ -38,9 +39,8 @@ def analyze_command(
     ] = None,
     plot: Annotated[Path | None, typer.Option(help="Save the win-chance graph (PNG).")] = None,
     weights: Annotated[str | None, typer.Option(
-        help="Evaluation weights: a packaged set by name (two_players, three_players, "
-             "four_players, hand_set) or a weights file; default: the set for the "
-             "game's player count.")] = None,
+        help=f"Evaluation weights: a packaged set ({', '.join(PACKAGED_WEIGHTS)}) or a "
+             "weights file; default: the set for the game's player count.")] = None,
     lang: LangOption = None,
 ) -> None:
     """Review every decision of a game from the player's view at that moment: each
