@@ -29,7 +29,7 @@ from ..errors import IllegalAction
 from ..game import Game
 from ..loop import play_game
 from . import BOT_NAMES, PRESETS, WEIGHTED_LEVELS, Bot, make_bot
-from .evaluate import Weights, load_weights
+from .evaluate import Weights, weights_file
 from .greedy import GreedyBot, PlanningBot
 from .mcts import MCTSBot
 
@@ -174,14 +174,6 @@ def _setting(name: str, text: str) -> tuple[str, Any]:
 
 #: The classes whose constructor settings a ``--bots`` entry may give.
 SETTING_CLASSES: dict[str, type] = {"greedy": GreedyBot, "mcts": MCTSBot}
-
-
-def weights_file(path: str) -> Weights:
-    """A packaged set by name or a weights file; a ValueError saying which could not be read."""
-    try:
-        return load_weights(path)
-    except (OSError, ValueError, KeyError) as exc:
-        raise ValueError(f"cannot read weights from {path!r}: {exc}") from None
 
 
 @dataclass(frozen=True, slots=True)

@@ -70,6 +70,15 @@ def load_weights(path: str | Path | None = None) -> Weights:
     return Weights.from_json(json.loads(text)["weights"])
 
 
+def weights_file(path: str) -> Weights:
+    """:func:`load_weights` for a name or path given by a user: a ValueError saying which
+    could not be read, whatever failed (a missing file, bad JSON, a missing weight)."""
+    try:
+        return load_weights(path)
+    except (OSError, ValueError, KeyError) as exc:
+        raise ValueError(f"cannot read weights from {path!r}: {exc}") from None
+
+
 #: Weight sets in the package besides the defaults: ``hand_set``, the constants set by
 #: hand before the tuning (docs/bots.md), which the search also uses as a candidate
 #: model of its opponents (:mod:`tikal.bots.opponents`); ``three_players`` and

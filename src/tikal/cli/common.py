@@ -91,7 +91,7 @@ def language_of(lang: str | None) -> str:
 def weights_option(name: str, option: str) -> Weights:
     """A packaged weight set by name or a weights file; an error naming ``option`` if
     neither can be read (the bots are imported only by the commands that need them)."""
-    from ..bots.arena import weights_file
+    from ..bots.evaluate import weights_file
 
     try:
         return weights_file(name)
