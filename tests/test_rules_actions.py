@@ -1,4 +1,4 @@
-"""Rules DIG-1..5, TREASURE-1..4, SWAP-1, SET-1, CAMP-1..4 and GUARD-1..4 of RULES.md.
+"""Rules DIG-1..5, TREASURE-1..4, SWAP-1, SET-1, CAMP-1..4 and GUARD-1..4 of docs/rules.md.
 
 Board reminders: basecamp A5, temples (value 1) A4 and B5, jungle B4.  Treasure tokens
 are letters a-h; a treasure tile's tokens are listed bottom to top (the last is taken first).

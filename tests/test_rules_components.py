@@ -1,4 +1,4 @@
-"""Rules COMP-1..7 (components) and SETUP-1..4 (setup) of RULES.md."""
+"""Rules COMP-1..7 (components) and SETUP-1..4 (setup) of docs/rules.md."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Rules TURN-1..4, TILE-1..6, FIG-1, PLACE-1, MOVE-1..5 and CAMPMOVE-1 of RULES.md.
+"""Rules TURN-1..4, TILE-1..6, FIG-1, PLACE-1, MOVE-1..5 and CAMPMOVE-1 of docs/rules.md.
 
 Board reminders: basecamp A5 (stones N, NE, SE), temple A4 north of it (N, NE, S),
 jungle B4 north-east (N, NE, SE), temple B5 south-east (NE, NW).  So A5-A4 costs 2,

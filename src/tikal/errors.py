@@ -9,7 +9,7 @@ from .messages import Message, render
 
 
 class IllegalAction(ValueError):
-    """An action the rules forbid; ``rule`` is the RULES.md id, e.g. ``MOVE-1``.
+    """An action the rules forbid; ``rule`` is the rule id of docs/rules.md, e.g. ``MOVE-1``.
 
     ``reason`` is the refusal as a :class:`~tikal.messages.Message` (key and parameters)
     for any language; ``message`` is its English text.  The game is unchanged when this
