@@ -110,3 +110,120 @@ def test_packaged_rulebook_copy_matches_docs() -> None:
     """``pip install .`` serves the bundled copy; it must say what docs/rules.md says."""
     bundled = ROOT / "src" / "tikal" / "static" / "rules.md"
     assert bundled.read_text(encoding="utf-8") == (DOCS / "rules.md").read_text(encoding="utf-8")
+
+
+# ------------------------------------------------------------------ paths the docs name
+
+#: Where a path named in a doc may be found: the repository, the package, the doc's folder.
+SEARCHED = (ROOT, ROOT / "src", ROOT / "src" / "tikal", ROOT / "src" / "tikal" / "server")
+PATH_LIKE = re.compile(r"`([A-Za-z0-9_.\-]+(?:/[A-Za-z0-9_.\-]+)+/?|[A-Za-z0-9_\-]+\.(?:py|md"
+                       r"|json|js|css|html|toml|po|png|jsonl|sh|cfg|yaml|svg))`")
+
+
+def documents() -> list[Path]:
+    found = [ROOT / "README.md", *sorted(DOCS.glob("*.md"))]
+    found += [p for p in (ROOT / "CONTRIBUTING.md", ROOT / "CHANGELOG.md") if p.exists()]
+    return found
+
+
+#: Names that look like paths but are not files of the repository, and why.
+NOT_IN_THE_REPOSITORY = {
+    "RULES.md": "the specification, in the project's shared folder beside the repository",
+    "game-0000.json": "a file the arena writes for each game it keeps",
+}
+
+
+def named_paths(doc: Path) -> set[str]:
+    """Paths a doc names in backticks: folders and files (not URLs, routes, options,
+    dotted module names, figures, patterns or placeholders)."""
+    names = set()
+    for name in PATH_LIKE.findall(doc.read_text(encoding="utf-8")):
+        if ("://" in name or name.startswith(("/", "~", "-", "tikal.", "chess."))
+                or name[0].isdigit() or any(c in name for c in "*{}<>")):
+            continue
+        names.add(name)
+    return names - set(NOT_IN_THE_REPOSITORY)
+
+
+def exists(name: str, doc: Path) -> bool:
+    """A path from one of :data:`SEARCHED` or the doc's folder; a bare file name anywhere
+    in the package."""
+    if any((base / name).exists() for base in (*SEARCHED, doc.parent)):
+        return True
+    return "/" not in name and any((ROOT / "src" / "tikal").rglob(name))
+
+
+def test_every_path_the_docs_name_exists() -> None:
+    checked = {doc.name: named_paths(doc) for doc in documents()}
+    assert sum(map(len, checked.values())) > 40  # the scan sees the docs' paths
+    missing = {doc.name: sorted(n for n in checked[doc.name] if not exists(n, doc))
+               for doc in documents()}
+    assert {k: v for k, v in missing.items() if v} == {}
+
+
+# ------------------------------------------------------------------ layout maps
+
+
+def layout_block(doc: Path, heading: str) -> str:
+    """The ``text`` block after ``heading`` in ``doc``."""
+    part = doc.read_text(encoding="utf-8").split(heading, 1)[1]
+    return part.split("```text\n", 1)[1].split("```", 1)[0]
+
+
+def listed_modules(block: str, top: str) -> set[str]:
+    """The modules a layout block lists: a line ``name.py  what`` at the top level of the
+    block, or under a folder line ``folder/`` (nested by indentation)."""
+    found: set[str] = set()
+    folders: list[tuple[int, str]] = []
+    for line in block.splitlines():
+        stripped = line.strip()
+        if not stripped or stripped.rstrip("/") == top.rstrip("/"):
+            continue
+        indent = len(line) - len(line.lstrip())
+        name = stripped.split()[0]
+        while folders and folders[-1][0] >= indent:
+            folders.pop()
+        prefix = "".join(f"{f}/" for _, f in folders)
+        if name.endswith("/"):
+            folders.append((indent, name.rstrip("/")))
+            found.add(prefix + name.rstrip("/"))
+        elif name.endswith(".py"):
+            found.add(prefix + name)
+    return found
+
+
+def package_modules(folder: Path) -> set[str]:
+    """Every module and subpackage below ``folder`` (``__init__.py`` of a listed package
+    and caches left out)."""
+    found: set[str] = set()
+    for path in folder.rglob("*"):
+        rel = path.relative_to(folder)
+        if "__pycache__" in rel.parts or rel.name == "__init__.py":
+            continue
+        if path.is_dir() and (path / "__init__.py").exists():
+            found.add(rel.as_posix())
+        elif path.suffix == ".py":
+            found.add(rel.as_posix())
+    return found
+
+
+def test_the_server_layout_in_docs_web_lists_every_module() -> None:
+    """docs/web.md's map of ``tikal/server/`` names each module and subpackage that
+    exists and nothing else, so a newcomer's map cannot drift from the code."""
+    server = ROOT / "src" / "tikal" / "server"
+    listed = listed_modules(layout_block(DOCS / "web.md", "## Code layout"), "tikal/server/")
+    assert listed == package_modules(server)
+
+
+def test_the_readme_layout_names_every_part_of_the_package() -> None:
+    """The README's layout paragraph names every top-level module and subpackage."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    layout = text.split("\nLayout: ", 1)[1].split("\n\n", 1)[0]
+    named = set(re.findall(r"`([a-z_]+)(?:\.py|/)`", layout))
+    package = ROOT / "src" / "tikal"
+    parts = {p.stem for p in package.glob("*.py") if p.name != "__init__.py"}
+    parts |= {p.name for p in package.iterdir() if (p / "__init__.py").exists()}
+    assert parts - named == set(), "modules the layout paragraph leaves out"
+    folders = {"data", "static", "locale", "tests"}
+    inside = {p.stem for p in package.glob("*/*.py")}  # e.g. cli/root.py
+    assert named - parts - folders - inside == set(), "names of no module"
