@@ -200,9 +200,7 @@ def package_modules(folder: Path) -> set[str]:
         rel = path.relative_to(folder)
         if "__pycache__" in rel.parts or rel.name == "__init__.py":
             continue
-        if path.is_dir() and (path / "__init__.py").exists():
-            found.add(rel.as_posix())
-        elif path.suffix == ".py":
+        if (path.is_dir() and (path / "__init__.py").exists()) or path.suffix == ".py":
             found.add(rel.as_posix())
     return found
 
