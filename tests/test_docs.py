@@ -102,7 +102,7 @@ def test_readme_quick_start_is_two_commands() -> None:
     quick = text.split("## Quick start", 1)[1].split("```bash\n", 1)[1].split("```", 1)[0]
     lines = [line for line in quick.splitlines() if line.strip()]
     assert len(lines) == 2
-    assert lines[0].startswith("pip install . && tikal ")
+    assert lines[0].startswith("pip install '.[web]' && tikal serve")
     assert lines[1] == "bash .ci/run"
 
 
@@ -225,3 +225,12 @@ def test_the_readme_layout_names_every_part_of_the_package() -> None:
     folders = {"data", "static", "locale", "tests"}
     inside = {p.stem for p in package.glob("*/*.py")}  # e.g. cli/root.py
     assert named - parts - folders - inside == set(), "names of no module"
+
+
+def test_the_contributors_map_names_every_part_of_the_package() -> None:
+    """CONTRIBUTING.md's layout map lists every top-level module and subpackage."""
+    package = ROOT / "src" / "tikal"
+    listed = listed_modules(layout_block(ROOT / "CONTRIBUTING.md", "## Layout"), "src/tikal/")
+    assert {name for name in listed if name.endswith(".py")} == {
+        p.name for p in package.glob("*.py") if p.name != "__init__.py"}
+    assert {p.name for p in package.iterdir() if (p / "__init__.py").exists()} <= listed

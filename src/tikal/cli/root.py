@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import typer
 
+from ..messages import text
 from . import analyze, bots, engine, loadtest, play, rules, strength, tune, web
+from .common import console, language_of
+from .extras import extra_providing
 
 
 def build_app() -> typer.Typer:
@@ -36,5 +39,15 @@ app = build_app()
 
 
 def main() -> None:
-    """The ``tikal`` console script."""
-    app()
+    """The ``tikal`` console script; a command whose optional part is not installed says
+    which extra to install (exit code 2) instead of a traceback."""
+    try:
+        app()
+    except ModuleNotFoundError as error:
+        extra = extra_providing(error.name or "")
+        if extra is None:
+            raise
+        console(stderr=True).print(
+            text("cli.missing_extra", language_of(None), module=error.name, extra=extra),
+            soft_wrap=True, markup=False)
+        raise SystemExit(2) from None
