@@ -360,6 +360,42 @@ def test_two_server_processes_compute_an_analysis_once(
         assert seen == sorted(seen)
 
 
+class FinishesWhileLooked:
+    """A storage on which the other process stores its analysis (dropping its claim, in
+    one transaction) just after this one looked for a stored result and before it looks
+    at the claim: the moment in which a follower used to take the claim and compute the
+    whole analysis a second time (seen as [19, 19] decisions reviewed under load)."""
+
+    def __init__(self, inner: Storage, game_id: str) -> None:
+        self.inner, self.game_id, self.finished = inner, game_id, False
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.inner, name)
+
+    def analysis_claim(self, game_id: str) -> dict[str, Any] | None:
+        if not self.finished:
+            self.finished = True
+            self.inner.save_analysis(game_id, {"decisions": [], "by": "other"})
+        return self.inner.analysis_claim(game_id)
+
+
+def test_a_follower_never_computes_an_analysis_stored_while_it_looked(tmp_path: Path) -> None:
+    import asyncio
+
+    from tikal.server.analysis_jobs import Job
+
+    storage = open_storage(tmp_path / "race.sqlite3")
+    seats = (SeatRecord("human", "A"), SeatRecord("human", "B"))
+    storage.create(GameRecord("g1", "demo", 2, {}, 1, seats, {}))
+    assert storage.claim_analysis("g1", "other", 3, time.time() + 60)
+    jobs = AnalysisJobs(FinishesWhileLooked(storage, "g1"))
+    jobs.follow_every = 0.0
+    job = Job("g1", {}, ["A", "B"], 2, 0, [])
+    assert asyncio.run(jobs._claim(job)) is False  # noqa: SLF001 (the follower's loop)
+    assert storage.analysis_claim("g1") is None  # no claim of ours is left behind
+    assert storage.load_analysis("g1") == {"decisions": [], "by": "other"}
+
+
 # ------------------------------------------------------------------ the replay page
 
 

@@ -341,6 +341,11 @@ class AnalysisJobs:
                 time.time() + self.claim_seconds)
             if taken:
                 self._claimed.add(job.replay_id)
+                # Storing an analysis drops its claim in the same transaction, so a claim
+                # taken after the other process finished finds its result: use it.
+                if await asyncio.to_thread(self.storage.load_analysis, job.replay_id):
+                    await asyncio.to_thread(self._release, job.replay_id)
+                    return False
                 return True
             while True:
                 await asyncio.sleep(self.follow_every)
