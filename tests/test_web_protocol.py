@@ -56,10 +56,16 @@ DECODE = """async ([messages, marks]) => {
 PATCH = """async ([messages, fulls]) => {
   const p = await import("/static/game/protocol.js");
   const { BoardPicture } = await import("/static/game/board.js");
-  const box = (id) => { const d = document.createElement("div"); d.id = id; document.body.append(d); return d; };
+  const box = (id) => {
+    const d = document.createElement("div");
+    d.id = id;
+    document.body.append(d);
+    return d;
+  };
   const picture = new BoardPicture(box("patched"));
   const fresh = new BoardPicture(box("fresh"));
-  const report = { differ: [], redrawn: [], lost: [], notNew: [], kept: 0, replaced: 0, checked: 0 };
+  const report = { differ: [], redrawn: [], lost: [], notNew: [],
+                   kept: 0, replaced: 0, checked: 0 };
   let held = null;
   messages.forEach((msg, i) => {
     const got = p.receive(held, msg);
@@ -71,8 +77,10 @@ PATCH = """async ([messages, fulls]) => {
       for (const [cell, node] of before) {
         if (!picture.nodes.has(cell)) continue;
         const same = picture.nodes.get(cell) === node && node.isConnected;
-        if (got.touched.spaces.has(cell)) { if (same) report.notNew.push([i + 1, cell]); else report.replaced++; }
-        else if (same) report.kept++;
+        if (got.touched.spaces.has(cell)) {
+          if (same) report.notNew.push([i + 1, cell]);
+          else report.replaced++;
+        } else if (same) report.kept++;
         else report.lost.push([i + 1, cell]);
       }
     }
@@ -81,7 +89,8 @@ PATCH = """async ([messages, fulls]) => {
     const full = fulls[String(i + 1)];
     if (full) {
       fresh.draw(full.board);
-      if (picture.svg.outerHTML !== fresh.svg.outerHTML) report.differ.push("checkpoint " + (i + 1));
+      const apart = picture.svg.outerHTML !== fresh.svg.outerHTML;
+      if (apart) report.differ.push("checkpoint " + (i + 1));
       report.checked++;
     }
   });
@@ -180,7 +189,7 @@ def test_the_game_page_keeps_the_nodes_a_move_did_not_touch(
     cell = target.get_attribute("data-cell")
     far = page.evaluate("""(cell) => {
       const g = [...document.querySelectorAll("svg.board g.space")].find((n) =>
-        n.dataset.cell !== cell && !n.classList.contains("target") && !n.classList.contains("target-weak"));
+        n.dataset.cell !== cell && !n.matches(".target, .target-weak"));
       return g.dataset.cell; }""", cell)
     handles = {c: page.locator(f'svg.board g.space[data-cell="{c}"]').element_handle()
                for c in (cell, far)}
@@ -196,9 +205,32 @@ def test_the_game_page_keeps_the_nodes_a_move_did_not_touch(
       const fresh = document.createElement("div");
       fresh.innerHTML = window.tikal.state.svg;
       const drawn = document.querySelector("#board svg").cloneNode(true);
-      drawn.querySelectorAll("g.fig").forEach((f) => f.classList.remove("mine", "movable", "selected", "arrive", "slide"));
-      const inner = (root) => [...root.querySelectorAll("g.space")].map((g) => [g.dataset.cell, g.innerHTML]);
+      const own = ["mine", "movable", "selected", "arrive", "slide"];
+      drawn.querySelectorAll("g.fig").forEach((f) => f.classList.remove(...own));
+      const inner = (root) => [...root.querySelectorAll("g.space")].map(
+        (g) => [g.dataset.cell, g.innerHTML]);
       return [inner(drawn), inner(fresh)]; }""")
     assert shown[0] == shown[1]
     assert not errors, errors
     page.close()
+
+
+def test_the_browser_benchmark_reads_what_a_move_costs_the_pages() -> None:
+    """``tikal bench --browser`` (here a short game): every page's cost per move, and the
+    instrument's floor (the same waits without a move) below a spectator's move."""
+    from tikal.cli.engine import _browser_bench_table
+    from tikal.server.browserbench import BrowserBenchError, measure_browser
+
+    with pytest.raises(BrowserBenchError) as missing:
+        measure_browser(chromium="/no/chromium")
+    assert missing.value.key == "no_chromium"
+    figures = measure_browser(moves=4, warmup=6, seed=1)
+    viewers = figures["viewers"]
+    assert set(viewers) == {"spectator", "seat", "floor"}
+    for costs in viewers.values():
+        assert set(costs) == {"script", "layout", "style", "task"}
+        assert all(0 <= c["p50"] <= c["p95"] <= c["max"] for c in costs.values())
+    assert viewers["spectator"]["script"]["max"] > viewers["floor"]["script"]["p50"]
+    assert figures["chromium"] and figures["tiles"] >= 1
+    rows = _browser_bench_table(figures, "de").row_count
+    assert rows == 12  # three pages, four measures each

@@ -148,12 +148,6 @@ def _open(browser: Any, name: str, url: str, state: int) -> Viewer:
     return viewer
 
 
-def _launch(playwright: Any, chromium: str) -> Any:
-    if not Path(chromium).exists():
-        raise BrowserBenchError("no_chromium", path=chromium)
-    return playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
-
-
 def _sync_playwright() -> Any:
     try:
         from playwright.sync_api import sync_playwright
@@ -176,11 +170,31 @@ def _measure(game: _Game, viewers: list[Viewer], floor: Viewer, moves: int) -> N
         floor.record(start, floor.metrics())
 
 
+def _watch(sync_playwright: Any, chromium: str, base: str, game: _Game,
+           moves: int) -> tuple[list[Viewer], str]:
+    """Open the pages (a spectator, the first seat), measure ``moves`` moves; the viewers
+    (and the floor) with their costs, and Chromium's version."""
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=chromium, args=CHROMIUM_ARGS)
+        try:
+            url = f"{base}/play/{game.id}"
+            viewers = [_open(browser, "spectator", url, game.state),
+                       _open(browser, "seat", f"{url}#t={game.seat_token}", game.state)]
+            floor = Viewer("floor", viewers[0].page, viewers[0].cdp)
+            _measure(game, viewers, floor, moves)
+            version: str = browser.version
+        finally:
+            browser.close()
+    return [*viewers, floor], version
+
+
 def measure_browser(moves: int = 60, seed: int = 0, warmup: int = WARMUP,
                     chromium: str = CHROMIUM) -> dict[str, Any]:
     """Main-thread milliseconds per received move (p50, p95, max) of the game page as a
     spectator and as a seat, on a standard 4-player game after ``warmup`` moves."""
     sync_playwright = _sync_playwright()
+    if not Path(chromium).exists():
+        raise BrowserBenchError("no_chromium", path=chromium)
     with tempfile.TemporaryDirectory() as tmp:
         servers = start_servers(1, str(Path(tmp) / "bench.sqlite3"), None, 0.0,
                                 ["--no-limits"])
@@ -189,19 +203,9 @@ def measure_browser(moves: int = 60, seed: int = 0, warmup: int = WARMUP,
             game = _Game(base, seed)
             for _ in range(warmup):
                 game.move()
-            with sync_playwright() as playwright:
-                browser = _launch(playwright, chromium)
-                try:
-                    viewers = [_open(browser, "spectator", f"{base}/play/{game.id}", game.state),
-                               _open(browser, "seat", f"{base}/play/{game.id}#t={game.seat_token}",
-                                     game.state)]
-                    floor = Viewer("floor", viewers[0].page, viewers[0].cdp)
-                    _measure(game, viewers, floor, moves)
-                    version: str = browser.version
-                finally:
-                    browser.close()
+            viewers, version = _watch(sync_playwright, chromium, base, game, moves)
         finally:
             stop_servers(servers)
     return {"moves": moves, "warmup": warmup, "seed": seed, "chromium": version,
             "tiles": game.full["position"]["tiles_placed"],
-            "viewers": {v.name: v.summary() for v in (*viewers, floor)}}
+            "viewers": {v.name: v.summary() for v in viewers}}
