@@ -257,7 +257,7 @@ def test_the_browser_knows_no_rules() -> None:
     )
     found = [
         f"{path.name}:{number}: {line.strip()}"
-        for path in sorted((PACKAGE / "static").glob("*.js"))
+        for path in sorted((PACKAGE / "static").rglob("*.js"))
         for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
         if rules_in_js.search(line)
     ]

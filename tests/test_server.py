@@ -85,7 +85,7 @@ def test_openapi_documents_the_api(client: TestClient) -> None:
 
 def test_pages_are_served(client: TestClient) -> None:
     game = create(client)
-    for path in ("/", f"/play/{game['id']}", f"/replay/{game['id']}", "/static/game.js",
+    for path in ("/", f"/play/{game['id']}", f"/replay/{game['id']}", "/static/game/main.js",
                  "/static/app.css"):
         assert client.get(path).status_code == 200, path
     rules = client.get("/rules").text

@@ -255,8 +255,12 @@ def bench_command(
     seed: Annotated[int, typer.Option("--seed", help="Seed of the random games.")] = 0,
     server: Annotated[bool, typer.Option(
         "--server", help="Measure the web server's CPU time per move instead.")] = False,
-    moves: Annotated[int, typer.Option(
-        "--moves", min=1, help="With --server: moves to play.")] = 3000,
+    browser: Annotated[bool, typer.Option(
+        "--browser", help="Measure the game page's main-thread time per received move in "
+        "Chromium instead (a late 4-player game; needs Playwright).")] = False,
+    moves: Annotated[int | None, typer.Option(
+        "--moves", min=1,
+        help="With --server: moves to play (3000); with --browser: moves measured (60).")] = None,
     games: Annotated[int, typer.Option(
         "--games", min=1, help="With --server: games played at once.")] = 20,
     profile: Annotated[Path | None, typer.Option(
@@ -268,8 +272,11 @@ def bench_command(
     from ..bench import TASKS, run_bench
 
     language = language_of(lang)
+    if browser:
+        _browser_bench(moves or 60, seed, json_out, language)
+        return
     if server:
-        _server_bench(moves, games, seed, profile, json_out, language)
+        _server_bench(moves or 3000, games, seed, profile, json_out, language)
         return
     status = console(stderr=True)
     with _progress(status, counts=False) as progress:
@@ -345,4 +352,36 @@ def _server_bench_table(figures: dict[str, Any], language: str = "en") -> Table:
     table.caption = say("bench.server.caption", language, moves=str(figures["moves"]),
                         games=str(figures["games"]), players=str(figures["players"]),
                         wall=decimal(figures["act_wall_us"], 0, language))
+    return table
+
+
+def _browser_bench(moves: int, seed: int, json_out: bool, language: str) -> None:
+    from ..server.browserbench import BrowserBenchError, measure_browser
+
+    try:
+        figures = measure_browser(moves, seed=seed)
+    except BrowserBenchError as error:
+        raise fail(say(f"bench.browser.{error.key}", language, **error.params),
+                   language) from None
+    if json_out:
+        print(json.dumps(figures))
+        return
+    console().print(_browser_bench_table(figures, language))
+
+
+def _browser_bench_table(figures: dict[str, Any], language: str = "en") -> Table:
+    table = Table(title=say("bench.browser.title", language))
+    table.add_column(say("bench.browser.page", language))
+    table.add_column(say("bench.measure", language))
+    for quantile in ("p50", "p95", "max"):
+        table.add_column(say(f"bench.browser.{quantile}", language), justify="right")
+    for name, costs in figures["viewers"].items():
+        for n, (key, values) in enumerate(costs.items()):
+            table.add_row(say(f"bench.browser.{name}", language) if n == 0 else "",
+                          say(f"bench.browser.{key}", language),
+                          *(decimal(values[q], 2, language) for q in ("p50", "p95", "max")),
+                          end_section=n + 1 == len(costs))
+    table.caption = say("bench.browser.caption", language, moves=str(figures["moves"]),
+                        warmup=str(figures["warmup"]), tiles=str(figures["tiles"]),
+                        seed=str(figures["seed"]), chromium=figures["chromium"])
     return table
