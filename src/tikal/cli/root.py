@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import typer
 
-from . import analyze, bots, engine, loadtest, play, rules, strength, tune, web
+from . import analyze, bots, db, engine, loadtest, play, rules, strength, tune, web
 
 
 def build_app() -> typer.Typer:
@@ -28,6 +28,7 @@ def build_app() -> typer.Typer:
     analyze.register(app)
     tune.register(app)
     web.register(app)
+    db.register(app)
     loadtest.register(app)
     return app
 

@@ -40,7 +40,7 @@ from ..hexes import label
 from ..messages import DEFAULT_LANGUAGE, Message, render
 from ..state import GameState
 from .errors import ServerError
-from .store import AnalysisStorage
+from .store import AnalysisStorage, StorageUnavailable
 
 log = logging.getLogger("tikal.server")
 
@@ -321,7 +321,8 @@ class AnalysisJobs:
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            log.exception("analysis of %s failed", job.replay_id)
+            if not isinstance(exc, StorageUnavailable):  # (the storage logged its fault)
+                log.exception("analysis of %s failed", job.replay_id)
             job.status = "failed"
             job.error = f"the analysis failed ({type(exc).__name__}); it may be asked again"
         finally:

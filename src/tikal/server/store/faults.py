@@ -99,6 +99,9 @@ class FaultLog:
 
     def __init__(self) -> None:
         self.cause: str | None = None
+        #: faults are logged once the database is open (before, whoever opens it says
+        #: why it cannot: ``tikal serve`` in one line)
+        self.opened = False
         self._lock = threading.Lock()
 
     def failed(self, fault: StorageUnavailable) -> StorageUnavailable:
@@ -106,7 +109,7 @@ class FaultLog:
         with self._lock:
             new = fault.cause != self.cause
             self.cause = fault.cause
-        if new:
+        if new and self.opened:
             log.error("storage fault (%s) in %s: %s; requests answer 503 until it is over",
                       fault.cause, fault.where, fault.driver_text)
         return fault

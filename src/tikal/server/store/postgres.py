@@ -98,6 +98,7 @@ class PostgresStorage(SqlStorage):
             self._idle.put(None)  # opened on first use
         self._closed = False
         self.migrated = self._run(self._migrate, write=True)
+        self.faults.opened = True
 
     # -- connections ---------------------------------------------------------
 
@@ -142,6 +143,7 @@ class PostgresStorage(SqlStorage):
         ``BEGIN`` and ``COMMIT`` round trips."""
         deadline = time.monotonic() + self.retry_for
         pause = 0.05
+        fresh = False  # retried once on new connections after a fault of the old ones
         while True:
             try:
                 result = self._attempt(work, single)
@@ -150,7 +152,10 @@ class PostgresStorage(SqlStorage):
                     fault = self._fault(exc)
                     if fault is None:
                         raise
-                    raise fault from exc
+                    if fault.cause == "read_only" and not fresh:
+                        fresh = True  # the pool's sessions may predate the change
+                        continue
+                    raise self.faults.failed(fault) from exc
                 if self._closed or time.monotonic() + pause > deadline:
                     raise self.faults.failed(StorageUnavailable(
                         f"PostgreSQL is not reachable: {exc}", "unreachable",
@@ -159,7 +164,8 @@ class PostgresStorage(SqlStorage):
                 time.sleep(pause)
                 pause = min(pause * 2, 1.0)
             else:
-                self.faults.worked(self.where)
+                if write:  # a fault is over once something is written again
+                    self.faults.worked(self.where)
                 return result
 
     def _attempt(self, work: Callable[[Db], T], single: bool) -> T:
@@ -170,12 +176,12 @@ class PostgresStorage(SqlStorage):
                 return work(conn)
 
     def _fault(self, exc: psycopg.Error) -> StorageUnavailable | None:
-        """The fault ``exc`` says (noted in the log), or None if it is none."""
+        """The fault ``exc`` says, or None if it is none; the idle connections are
+        dropped (a session made read-only stays so until it is opened again)."""
         fault = postgres_fault(exc.sqlstate, str(exc).strip(), self.where)
-        if fault is None:
-            return None
-        self._drop_idle()
-        return self.faults.failed(fault)
+        if fault is not None:
+            self._drop_idle()
+        return fault
 
     def _migrate(self, db: Db) -> list[int]:
         db.execute("SELECT pg_advisory_xact_lock(%s)", (SCHEMA_LOCK,))

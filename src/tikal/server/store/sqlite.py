@@ -19,7 +19,7 @@ from .base import SqlStorage
 from .faults import FaultLog, StorageConflict, StorageUnavailable, sqlite_fault
 from .protocol import LogEntry
 from .rows import INSERT_ENTRY, entry_values
-from .schema import SQLITE, Db, migrate
+from .schema import SQLITE, Db, migrate, stored_version
 
 T = TypeVar("T")
 
@@ -59,11 +59,13 @@ class SqliteStorage(SqlStorage):
             self.migrated = self._run(lambda db: migrate(db, SQLITE, self.where), write=True)
         except OSError as exc:
             raise StorageUnavailable(str(exc), "unreachable", self.where) from exc
+        self.faults.opened = True
 
     def _connect(self) -> sqlite3.Connection:
         try:
             db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
             db.row_factory = sqlite3.Row
+            stored_version(db, SQLITE, self.where)  # a foreign file is left as it is
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=FULL")
             db.execute("PRAGMA foreign_keys=ON")
@@ -94,7 +96,8 @@ class SqliteStorage(SqlStorage):
             except BaseException:
                 self._roll_back()
                 raise
-        self.faults.worked(self.where)
+        if write:  # a fault is over once something is written again (reads went on)
+            self.faults.worked(self.where)
         return result
 
     def _roll_back(self) -> None:
