@@ -152,7 +152,8 @@ def test_a_database_of_the_old_schema_is_migrated_and_its_games_play_on(
         manager.act(record.game_id, tokens[session.game.current], action, 9)
         expected = session.game.to_json()
         # the older of the two identical uploads keeps its id for the same content again
-        assert storage.store_upload(upload, digest_of(upload), UPLOAD_CAP) == "r-upload-1"
+        stored = storage.store_upload(upload, digest_of(upload), UPLOAD_CAP)
+        assert stored == ("r-upload-1", [])
     finally:
         manager.close()
         storage.close()

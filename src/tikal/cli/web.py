@@ -51,6 +51,12 @@ def serve(
     analysis_jobs: Annotated[
         int | None, typer.Option(min=1, help="Analyses running at once, each in one worker "
                                  "process (default 1, or TIKAL_ANALYSIS_JOBS).")] = None,
+    upload_cap: Annotated[
+        int, typer.Option(min=1, help="Uploaded records kept at most; beyond, the oldest "
+                          "unvisited go first (docs/web.md, Limits).")] = 5_000,
+    upload_cap_mb: Annotated[
+        float, typer.Option(min=0.1, help="Megabytes of uploaded records kept at most.")
+    ] = 100.0,
     ws_deflate: Annotated[
         bool, typer.Option(help="Compress WebSocket messages (permessage-deflate). Off by "
                            "default: messages after a move are 2-4 KB, and compressing them "
@@ -65,7 +71,7 @@ def serve(
     from ..server.app import tune_gc_for_serving
     from ..server.gcstats import record_from_env
     from ..server.limits import scaled_settings
-    from ..server.store import StorageUnavailable
+    from ..server.store import StorageUnavailable, UploadCap
 
     language = language_of(lang)
     settings = scaled_settings(limits, games_per_client, bot_only_games, idle_seconds,
@@ -74,7 +80,7 @@ def serve(
                                                         jobs=analysis_jobs)
     try:  # the database is opened and the games in play loaded before the port opens
         web = create_app(db, bot_delay=bot_delay, limit_settings=settings, analysis=analysis,
-                         warm_bots=True)
+                         warm_bots=True, uploads=UploadCap(upload_cap, upload_cap_mb))
         say_set_aside(web.state.manager.load_unfinished(), db, language)
     except StorageUnavailable as fault:
         raise refuse_start(fault, db, language) from None

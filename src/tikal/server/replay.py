@@ -46,10 +46,12 @@ def download_record(manager: Manager, game_id: str) -> dict[str, Any]:
     return data
 
 
-def upload_record(manager: Manager, record: Any, cap: UploadCap | None = None) -> str:
+def upload_record(manager: Manager, record: Any,
+                  cap: UploadCap | None = None) -> tuple[str, list[str]]:
     """Store an uploaded record as a replay, once: the same record (and names) uploaded
     again gets the id it was stored under.  Uploads beyond ``cap`` are evicted, the
-    oldest unvisited first.  Raises ServerError if the record does not replay."""
+    oldest unvisited first.  Returns the id and the evicted ids; raises ServerError if
+    the record does not replay."""
     if not isinstance(record, dict):
         raise ServerError("bad_record", Message("server.record_object"), 422)
     try:
@@ -240,8 +242,14 @@ class Replays:
         self._lock = threading.Lock()
 
     def upload(self, record: Any) -> str:
-        """Store an uploaded record (:func:`upload_record`, within :attr:`uploads`)."""
-        return upload_record(self.manager, record, self.uploads)
+        """Store an uploaded record (:func:`upload_record`, within :attr:`uploads`); the
+        evicted ones leave the cache too."""
+        replay_id, evicted = upload_record(self.manager, record, self.uploads)
+        with self._lock:
+            for gone in evicted:
+                self._cache.pop(gone, None)
+                self._visited.pop(gone, None)
+        return replay_id
 
     def get(self, replay_id: str) -> Replay:
         with self._lock:

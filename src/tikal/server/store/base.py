@@ -126,32 +126,35 @@ class SqlStorage(ABC):
 
     # -- uploads -------------------------------------------------------------
 
-    def store_upload(self, game: GameRecord, digest: str, cap: UploadCap) -> str:
+    def store_upload(self, game: GameRecord, digest: str,
+                     cap: UploadCap) -> tuple[str, list[str]]:
         check_start(game, None)
 
-        def store(db: Db) -> str:
+        def store(db: Db) -> tuple[str, list[str]]:
             db.execute(self._q(f"{INSERT_GAME} ON CONFLICT (digest) DO NOTHING"),
                        game_values(game, -1, digest))
             row = db.execute(self._q("SELECT id FROM games WHERE digest = ?"),
                              (digest,)).fetchone()
             kept: str = row["id"]
-            self._evict(db, kept, cap)
-            return kept
+            return kept, self._evict(db, kept, cap)
 
         return self._run(store, write=True)
 
-    def _evict(self, db: Db, kept: str, cap: UploadCap) -> None:
-        """Delete uploads (``kept`` aside) in eviction order while over ``cap``."""
+    def _evict(self, db: Db, kept: str, cap: UploadCap) -> list[str]:
+        """Delete uploads (``kept`` aside) in eviction order while over ``cap``; their ids."""
         count, size = _totals(db)
+        evicted: list[str] = []
         if count <= cap.count and size <= cap.bytes:
-            return
+            return evicted
         for row in db.execute(self._q(EVICTION_ORDER), (kept,)).fetchall():
             if count <= cap.count and size <= cap.bytes:
-                return
+                break
             for table, column in (("analyses", "game_id"), ("analysis_claims", "game_id"),
                                   ("games", "id")):
                 db.execute(self._q(f"DELETE FROM {table} WHERE {column} = ?"), (row["id"],))
             count, size = count - 1, size - int(row["size"])
+            evicted.append(row["id"])
+        return evicted
 
     def visit(self, game_id: str, at: float) -> None:
         self._change("UPDATE games SET visited = ? WHERE id = ? AND kind = 'replay'",

@@ -138,11 +138,12 @@ class GameStorage(Protocol):
 class UploadStorage(Protocol):
     """Uploaded records, stored once per content and within a cap."""
 
-    def store_upload(self, game: GameRecord, digest: str, cap: UploadCap) -> str:
+    def store_upload(self, game: GameRecord, digest: str,
+                     cap: UploadCap) -> tuple[str, list[str]]:
         """Store an uploaded record (``game.kind == "replay"``) unless one with the same
         ``digest`` is stored: the id it is stored under.  Then, while the uploads exceed
         ``cap``, the oldest unvisited ones (then the least recently visited) are deleted,
-        with their analyses."""
+        with their analyses: their ids come second."""
         ...
 
     def visit(self, game_id: str, at: float) -> None:
