@@ -5,15 +5,20 @@ and play on), newer and foreign databases refused, rows read by name."""
 from __future__ import annotations
 
 import json
+import os
 import sqlite3
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import psycopg
 import pytest
+from fastapi.testclient import TestClient
 
 from pg_helpers import database_of_kind
+from tikal.server import create_app
 from tikal.server.manager import Manager
 from tikal.server.store import (
     GameRecord,
@@ -23,6 +28,7 @@ from tikal.server.store import (
     UploadCap,
     open_storage,
 )
+from tikal.server.store.bench import build
 from tikal.server.store.rows import upload_digest
 from tikal.server.store.schema import LATEST, MIGRATIONS
 
@@ -220,3 +226,59 @@ def test_a_database_of_something_else_is_refused_and_left_alone(where: str) -> N
             found = {r[0] for r in conn.execute("SELECT name FROM sqlite_master")}
         conn.close()
         assert found == tables  # nothing of ours was added
+
+
+# ------------------------------------------------------------------ start-up (issue 35)
+
+
+def test_start_up_loads_the_games_in_play_and_finished_ones_only_when_asked_for(
+    tmp_path: Path,
+) -> None:
+    """A database of 40 finished games and 3 in play (copies of real games): the server
+    starts with the 3 in memory; a finished game loads when asked for, as it was."""
+    path = tmp_path / "many.sqlite3"
+    build(path, finished=40, playing=3)
+    with TestClient(create_app(path, bot_delay=0.0)) as client:
+        manager: Manager = client.app.state.manager  # type: ignore[attr-defined]
+        assert manager.loads == 3 and len(manager.sessions) == 3
+        listed = client.get("/api/games").json()
+        assert len(listed) == 43 and {g["status"] for g in listed} == {"over", "playing"}
+        finished = next(g["id"] for g in listed if g["status"] == "over")
+        assert client.get(f"/api/games/{finished}").json()["phase"] == "over"
+        assert manager.loads == 4
+
+
+def test_a_finished_game_left_marked_in_play_is_mended_at_start(tmp_path: Path) -> None:
+    """The status of a game's last move is stored after the move (a fault may keep it
+    from being stored): the next start finds the game over and says so."""
+    path = tmp_path / "mend.sqlite3"
+    build(path, finished=2, playing=1)
+    with sqlite3.connect(path) as conn:
+        conn.execute("UPDATE games SET status = 'playing' WHERE id = 'b0000000000'")
+    conn.close()
+    manager = Manager(open_storage(path), bot_delay=0.0)
+    try:
+        assert manager.resume_all() == 2  # the one in play, and the one marked so
+        assert {g["id"]: g["status"] for g in manager.storage.listing()}["b0000000000"] == \
+            "over"
+    finally:
+        manager.close()
+        manager.storage.close()
+    again = Manager(open_storage(path), bot_delay=0.0)
+    assert again.resume_all() == 1
+    again.close()
+    again.storage.close()
+
+
+def test_the_start_up_benchmark_prints_its_figures(tmp_path: Path) -> None:
+    """``tikal db bench`` builds its database and starts a real server on it (twice: a
+    warm-up, then the measured start); figures are printed, not judged."""
+    done = subprocess.run(
+        [sys.executable, "-c", "from tikal.cli import main; main()", "db", "bench",
+         "--finished", "3", "--playing", "1", "--folder", str(tmp_path)],
+        capture_output=True, text=True, timeout=300, env={**os.environ, "COLUMNS": "200"})
+    assert done.returncode == 0, done.stderr
+    row = next(line for line in done.stdout.splitlines() if line.strip("│ ").startswith("3 "))
+    seconds, rss = (float(cell) for cell in row.strip("│ ").split("│")[1:3])
+    assert seconds > 0 and rss > 10
+    assert (tmp_path / "bench-3.sqlite3").exists()

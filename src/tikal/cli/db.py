@@ -1,7 +1,7 @@
 """``tikal db``: the server's database: ``check`` (is every stored game whole), ``backup``
-(a copy of a SQLite file while the server runs).
+(a copy of a SQLite file while the server runs), ``bench`` (start-up time and memory).
 
-The work is done by :mod:`tikal.server.store.check`;
+The work is done by :mod:`tikal.server.store.check` and :mod:`tikal.server.store.bench`;
 :func:`refuse_start` is how ``tikal serve`` says that it cannot use a database.
 """
 
@@ -31,11 +31,12 @@ DbOption = Annotated[
 
 
 def register(app: typer.Typer) -> None:
-    """Add ``db check`` and ``db backup`` to ``app``."""
-    db = typer.Typer(help="The server's database: check it, back it up.",
+    """Add ``db check``, ``db backup`` and ``db bench`` to ``app``."""
+    db = typer.Typer(help="The server's database: check it, back it up, time its start-up.",
                      no_args_is_help=True)
     db.command("check")(check)
     db.command("backup")(backup)
+    db.command("bench")(bench)
     app.add_typer(db, name="db")
 
 
@@ -124,3 +125,42 @@ def backup(
 def _bar(shown_on: Console) -> Progress:
     return Progress(TextColumn("[bold]{task.description}"), BarColumn(),
                     MofNCompleteColumn(), TimeElapsedColumn(), console=shown_on)
+
+
+def bench(
+    finished: Annotated[
+        list[int] | None,
+        typer.Option(help="Finished games in the database (repeat for several databases; "
+                     "default 0 and 20000).")] = None,
+    playing: Annotated[int, typer.Option(min=1, help="Games in play beside them.")] = 20,
+    rules: Annotated[str, typer.Option(help="Rule set of the games copied.")] = "demo",
+    server_path: Annotated[
+        str | None, typer.Option(help="Run the server from this source directory (e.g. an "
+                                 "older checkout's src) to compare versions.")] = None,
+    folder: Annotated[
+        Path | None, typer.Option(help="Keep the databases here (built once, reused).")
+    ] = None,
+    lang: LangOption = None,
+) -> None:
+    """Time ``tikal serve``'s start on databases of many finished games: seconds to its
+    first answer and resident memory (a benchmark, not a test)."""
+    import tempfile
+
+    from rich.table import Table
+
+    from ..server.store.bench import run
+
+    language = language_of(lang)
+    counts = finished or [0, 20_000]
+    with tempfile.TemporaryDirectory() as scratch:
+        where = folder or Path(scratch)
+        where.mkdir(parents=True, exist_ok=True)
+        results = run(counts, playing, rules, server_path, where)
+    table = Table(title=say("db.bench.title", language, rules=rules, playing=playing,
+                            server=server_path or "src"))
+    for key in ("finished", "seconds", "rss", "peak"):
+        table.add_column(say(f"db.bench.{key}", language), justify="right")
+    for found in results:
+        table.add_row(f"{found.finished:,}", f"{found.seconds:.2f}", f"{found.rss_mb:.0f}",
+                      f"{found.peak_mb:.0f}")
+    console().print(table)

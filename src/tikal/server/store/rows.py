@@ -26,14 +26,17 @@ INSERT_ENTRY = (f"INSERT INTO log ({', '.join(LOG_COLUMNS)}) "
                 f"VALUES ({', '.join('?' for _ in LOG_COLUMNS)})")
 
 
-def game_values(game: GameRecord, state: int, digest: str | None = None) -> tuple[Any, ...]:
-    """A new game's row (:data:`GAME_COLUMNS`); ``state`` is its last entry's seq."""
+def game_values(game: GameRecord, state: int, digest: str | None = None,
+                status: str | None = None) -> tuple[Any, ...]:
+    """A new game's row (:data:`GAME_COLUMNS`); ``state`` is its last entry's seq, the
+    status "playing" (an upload's "replay") unless given."""
     record = json.dumps(game.record) if game.record is not None else None
+    status = status or ("playing" if game.kind == "game" else "replay")
     return (
         game.game_id, game.kind, game.rules, game.players, json.dumps(game.options),
         game.seed, game.seeded, json.dumps([s.to_json() for s in game.seats]),
         json.dumps({t: list(s) for t, s in game.tokens.items()}), record,
-        "playing" if game.kind == "game" else "replay", game.created, game.created, state,
+        status, game.created, game.created, state,
         digest, len(record) if record is not None else 0,
     )
 
