@@ -16,7 +16,7 @@ from tikal.loadtest import apply_message
 from tikal.server import create_app
 from tikal.server.messages import readable
 from tikal.server.session import rebuild
-from tikal.server.storage import SqliteStorage, StorageUnavailable
+from tikal.server.store import SqliteStorage, StorageUnavailable
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

@@ -14,11 +14,10 @@ import pytest
 
 from pg_helpers import database_of_kind
 from tikal.server.commits import CommitQueue
-from tikal.server.databases import open_storage
 from tikal.server.errors import ServerError
 from tikal.server.manager import Manager
 from tikal.server.session import Session
-from tikal.server.storage import LogEntry, SqliteStorage, StorageConflict
+from tikal.server.store import LogEntry, SqliteStorage, StorageConflict, open_storage
 
 HUMANS = [{"kind": "human"}, {"kind": "human"}]
 

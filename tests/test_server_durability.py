@@ -14,7 +14,7 @@ import websockets.sync.client as ws_client
 from tikal import Game
 from tikal.server.messages import readable
 from tikal.server.session import rebuild
-from tikal.server.storage import SqliteStorage
+from tikal.server.store import SqliteStorage
 from web_helpers import ServerProcess
 
 

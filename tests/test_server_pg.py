@@ -31,7 +31,7 @@ from pg_helpers import (
 )
 from tikal import Game
 from tikal.server.session import rebuild
-from tikal.server.storage_pg import PostgresStorage
+from tikal.server.store.postgres import PostgresStorage
 
 #: A bound for a broken server, not a timing assertion.
 PATIENCE = 60.0

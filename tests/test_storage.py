@@ -12,10 +12,9 @@ import psycopg
 import pytest
 
 from pg_helpers import database_of_kind, fresh_database
-from tikal.server.databases import open_storage
 from tikal.server.errors import ServerError
 from tikal.server.manager import Manager
-from tikal.server.storage import (
+from tikal.server.store import (
     GameRecord,
     LogEntry,
     SeatRecord,
@@ -23,8 +22,9 @@ from tikal.server.storage import (
     Storage,
     StorageConflict,
     StorageUnavailable,
+    open_storage,
 )
-from tikal.server.storage_pg import CHANNEL, PostgresStorage
+from tikal.server.store.postgres import CHANNEL, PostgresStorage
 
 
 @pytest.fixture
@@ -54,6 +54,11 @@ def record(game_id: str, kind: str = "game", created: float = 1.0) -> GameRecord
     )
 
 
+def create(storage: Storage, game_id: str, created: float = 1.0) -> None:
+    """A game stored with its start entry (entries(1))."""
+    storage.create(record(game_id, created=created), entries(1)[0])
+
+
 def entries(n: int) -> list[LogEntry]:
     start = LogEntry(seq=0, kind="start", seat=-1, chance=("t12", "t3"), at=10.0)
     rest = [LogEntry(seq=i, kind="action" if i % 3 else "undo", seat=i % 2,
@@ -65,11 +70,14 @@ def entries(n: int) -> list[LogEntry]:
 def test_open_storage_picks_the_database_by_its_name(db: str, storage: Storage) -> None:
     expected = SqliteStorage if not db.startswith("postgresql://") else PostgresStorage
     assert isinstance(storage, expected)
+    # what the server asks of it instead of probing its attributes
+    assert (storage.kind, storage.shared) == (
+        ("sqlite", False) if expected is SqliteStorage else ("postgresql", True))
 
 
 def test_a_game_and_its_log_come_back_exactly(storage: Storage) -> None:
-    storage.create(record("g1"))
-    for entry in entries(6):
+    create(storage, "g1")
+    for entry in entries(6)[1:]:
         storage.append("g1", entry)
     loaded = storage.load("g1")
     assert loaded == (record("g1"), entries(6))
@@ -77,8 +85,8 @@ def test_a_game_and_its_log_come_back_exactly(storage: Storage) -> None:
 
 
 def test_an_entry_is_stored_once(storage: Storage) -> None:
-    storage.create(record("g1"))
-    for entry in entries(3):
+    create(storage, "g1")
+    for entry in entries(3)[1:]:
         storage.append("g1", entry)
     with pytest.raises(StorageConflict):
         storage.append("g1", LogEntry(seq=2, kind="action", seat=0, action="end"))
@@ -86,8 +94,8 @@ def test_an_entry_is_stored_once(storage: Storage) -> None:
 
 
 def test_log_since_gives_the_entries_after_a_state(storage: Storage) -> None:
-    storage.create(record("g1"))
-    for entry in entries(6):
+    create(storage, "g1")
+    for entry in entries(6)[1:]:
         storage.append("g1", entry)
     assert storage.log_since("g1", 3) == entries(6)[4:]
     assert storage.log_since("g1", 5) == []
@@ -95,16 +103,16 @@ def test_log_since_gives_the_entries_after_a_state(storage: Storage) -> None:
 
 
 def test_ids_by_kind_oldest_first_and_the_listing(storage: Storage) -> None:
-    storage.create(record("late", created=3.0))
-    storage.create(record("early", created=2.0))
+    create(storage, "late", created=3.0)
+    create(storage, "early", created=2.0)
     storage.create(record("rec", kind="replay", created=1.0))
-    storage.append("late", entries(1)[0])
+    storage.append("late", entries(2)[1])
     assert storage.game_ids() == ["early", "late"]
     assert storage.game_ids("replay") == ["rec"]
     storage.set_status("late", "over")
     listing = storage.listing()
     assert [g["id"] for g in listing] == ["late", "early"]  # most recently updated first
-    assert listing[0]["status"] == "over" and listing[0]["moves"] == 1
+    assert listing[0]["status"] == "over" and listing[0]["moves"] == 2
     assert listing[0]["seats"] == [{"kind": "human", "name": "Ana", "level": None},
                                    {"kind": "bot", "name": "Bo", "level": "easy"}]
     assert "token" not in str(listing)
@@ -117,8 +125,8 @@ def test_sqlite_commits_moves_that_arrive_together_in_one_sync(tmp_path: Path) -
     store = SqliteStorage(tmp_path / "games.sqlite3")
     games = [f"g{i}" for i in range(12)]
     for game_id in games:
-        store.create(record(game_id))
-    log = entries(30)
+        create(store, game_id)
+    log = entries(30)[1:]
     conflicts: list[str] = []
     gate = threading.Barrier(len(games))
 
@@ -138,15 +146,15 @@ def test_sqlite_commits_moves_that_arrive_together_in_one_sync(tmp_path: Path) -
         t.join()
     for game_id in games:
         loaded = store.load(game_id)
-        assert loaded is not None and loaded[1] == log
+        assert loaded is not None and loaded[1] == entries(30)
     assert sorted(conflicts) == sorted(games)
     assert store.commits < len(games) * len(log)
     store.close()
 
 
 def test_a_new_storage_on_the_same_database_sees_everything(db: str, storage: Storage) -> None:
-    storage.create(record("g1"))
-    for entry in entries(4):
+    create(storage, "g1")
+    for entry in entries(4)[1:]:
         storage.append("g1", entry)
     again = open_storage(db)
     try:
@@ -182,8 +190,7 @@ def race(stores: list[PostgresStorage], seq: int) -> list[str]:
 
 def test_two_storages_storing_the_same_state_at_once_one_wins(pg_url: str) -> None:
     stores = [PostgresStorage(pg_url), PostgresStorage(pg_url)]
-    stores[0].create(record("g1"))
-    stores[0].append("g1", entries(1)[0])
+    create(stores[0], "g1")
     try:
         for seq in range(1, 21):
             assert race(stores, seq) == ["conflict", "stored"]
@@ -197,12 +204,12 @@ def test_two_storages_storing_the_same_state_at_once_one_wins(pg_url: str) -> No
 def test_a_stored_entry_is_announced_to_listeners(pg_url: str) -> None:
     store = PostgresStorage(pg_url)
     try:
-        store.create(record("g1"))
+        create(store, "g1")
         with psycopg.connect(pg_url, autocommit=True) as listener:
             listener.execute(f"LISTEN {CHANNEL}")
-            store.append("g1", entries(1)[0])
+            store.append("g1", entries(2)[1])
             notices = list(listener.notifies(timeout=10, stop_after=1))
-        assert [n.payload for n in notices] == [f"g1 0 {store.origin}"]
+        assert [n.payload for n in notices] == [f"g1 1 {store.origin}"]
     finally:
         store.close()
 

@@ -29,9 +29,8 @@ from tikal.hexes import label
 from tikal.messages import Message, render
 from tikal.server import create_app
 from tikal.server.analysis_jobs import AnalysisJobs, AnalysisSettings, review_decision
-from tikal.server.databases import open_storage
 from tikal.server.limits import LimitSettings, Rate
-from tikal.server.storage import GameRecord, SeatRecord, Storage
+from tikal.server.store import GameRecord, LogEntry, SeatRecord, Storage, open_storage
 from web_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, ServerProcess
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -185,13 +184,19 @@ def check_result(result: dict[str, Any], record: dict[str, Any]) -> None:
 def test_uploaded_records_are_analysed_by_replay_id_deterministically(
     client: TestClient, record: dict[str, Any]
 ) -> None:
-    first, second = upload(client, record), upload(client, record)
+    """The same game uploaded under other names is another upload (another id), and its
+    analysis is the same but for the names."""
+    renamed = {**record, "seats": [{"name": "Ana"}, {"name": "Bo"}]}
+    first, second = upload(client, record), upload(client, renamed)
+    assert first != second
     for replay_id in (first, second):
         assert client.post(f"/api/replays/{replay_id}/analysis").status_code == 202
     a, _ = wait_done(client, first)
     b, _ = wait_done(client, second)
-    assert a["id"] == first and b["id"] == second
-    assert without_timing(a) == without_timing(b)  # same record, same seed: same analysis
+    assert a["id"] == first and b["id"] == second and b["names"] == ["Ana", "Bo"]
+    same = ("id", "seconds", "names")  # same game, same seed: same analysis
+    assert {k: v for k, v in a.items() if k not in same} == \
+        {k: v for k, v in b.items() if k not in same}
 
 
 def test_a_failed_job_says_so_and_can_be_asked_again(
@@ -236,7 +241,9 @@ def test_the_queue_is_bounded_and_says_where_a_job_waits(
     settings = AnalysisSettings(budget=1, candidates=2, jobs=1, queue=1)
     unlimited = LimitSettings(enabled=False)
     with app_client(tmp_path / "q.sqlite3", settings, unlimited) as client:
-        ids = [upload(client, record) for _ in range(3)]
+        # three uploads (other names: the same record twice is one upload)
+        ids = [upload(client, {**record, "seats": [{"name": f"P{i}"}, {"name": "Q"}]})
+               for i in range(3)]
         running = client.post(f"/api/replays/{ids[0]}/analysis").json()
         assert running["status"] == "running"
         waiting = client.post(f"/api/replays/{ids[1]}/analysis").json()
@@ -289,6 +296,10 @@ def test_settings_come_from_the_environment_and_options() -> None:
         AnalysisSettings(budget=0)
 
 
+#: The start entry a stored game is created with (its draws do not matter here).
+START = LogEntry(seq=0, kind="start", seat=-1)
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def storage(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Storage]:
     """A SQLite file, or a fresh PostgreSQL database (skipped without TIKAL_TEST_PG)."""
@@ -305,7 +316,7 @@ def storage(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Storage]
 
 def test_storage_keeps_the_first_analysis(storage: Storage) -> None:
     seats = (SeatRecord("human", "A"), SeatRecord("human", "B"))
-    storage.create(GameRecord("g1234567890", "demo", 2, {}, 1, seats, {}))
+    storage.create(GameRecord("g1234567890", "demo", 2, {}, 1, seats, {}), START)
     assert storage.load_analysis("g1234567890") is None
     storage.save_analysis("g1234567890", {"decisions": [1, 2]})
     storage.save_analysis("g1234567890", {"decisions": [3]})
@@ -333,7 +344,7 @@ def test_storage_lets_one_owner_at_a_time_compute_an_analysis(storage: Storage) 
     assert storage.analysis_claim("g1") == {"owner": "B", "done": 0, "total": 12,
                                             "until": now + 60}
     seats = (SeatRecord("human", "A"), SeatRecord("human", "B"))
-    storage.create(GameRecord("g1", "demo", 2, {}, 1, seats, {}))
+    storage.create(GameRecord("g1", "demo", 2, {}, 1, seats, {}), START)
     storage.save_analysis("g1", {"decisions": []})
     assert storage.analysis_claim("g1") is None
     storage.release_analysis("g1", "B")  # nothing left to release: no error

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Annotated
 
 import typer
 
 from .common import LangOption, language_of, say
+from .db import refuse_start, say_set_aside
 
 
 def register(app: typer.Typer) -> None:
@@ -17,12 +17,9 @@ def register(app: typer.Typer) -> None:
 
 def where_stored(db: str) -> str:
     """The database as shown at start-up: a file's full path, a URL without its password."""
-    if not db.startswith(("postgresql://", "postgres://")):
-        return str(Path(db).resolve())
-    scheme, _, rest = db.partition("://")
-    credentials, at, host = rest.rpartition("@")
-    user = credentials.partition(":")[0]
-    return f"{scheme}://{user}{at}{host}"
+    from ..server.store.protocol import shown_location
+
+    return shown_location(db)
 
 
 def serve(
@@ -54,6 +51,12 @@ def serve(
     analysis_jobs: Annotated[
         int | None, typer.Option(min=1, help="Analyses running at once, each in one worker "
                                  "process (default 1, or TIKAL_ANALYSIS_JOBS).")] = None,
+    upload_cap: Annotated[
+        int, typer.Option(min=1, help="Uploaded records kept at most; beyond, the oldest "
+                          "unvisited go first (docs/web.md, Limits).")] = 5_000,
+    upload_cap_mb: Annotated[
+        float, typer.Option(min=0.1, help="Megabytes of uploaded records kept at most.")
+    ] = 100.0,
     ws_deflate: Annotated[
         bool, typer.Option(help="Compress WebSocket messages (permessage-deflate). Off by "
                            "default: messages after a move are 2-4 KB, and compressing them "
@@ -68,15 +71,21 @@ def serve(
     from ..server.app import tune_gc_for_serving
     from ..server.gcstats import record_from_env
     from ..server.limits import scaled_settings
+    from ..server.store import StorageUnavailable, UploadCap
 
+    language = language_of(lang)
     settings = scaled_settings(limits, games_per_client, bot_only_games, idle_seconds,
                                rate_scale)
     analysis = AnalysisSettings.from_env().with_options(budget=analysis_budget,
                                                         jobs=analysis_jobs)
-    web = create_app(db, bot_delay=bot_delay, limit_settings=settings, analysis=analysis,
-                     warm_bots=True)
+    try:  # the database is opened and the games in play loaded before the port opens
+        web = create_app(db, bot_delay=bot_delay, limit_settings=settings, analysis=analysis,
+                         warm_bots=True, uploads=UploadCap(upload_cap, upload_cap_mb))
+        say_set_aside(web.state.manager.load_unfinished(), db, language)
+    except StorageUnavailable as fault:
+        raise refuse_start(fault, db, language) from None
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
-    typer.echo(say("serve.open", language_of(lang), url=f"http://{shown}:{port}/",
+    typer.echo(say("serve.open", language, url=f"http://{shown}:{port}/",
                    where=where_stored(db)))
     tune_gc_for_serving()
     record_from_env()  # the collector's pauses, for tikal loadtest (gcstats.py)

@@ -2,6 +2,6 @@
 manager, bots, the WebSocket hub, messages, replays and the page, API and WebSocket routes."""
 
 from .app import create_app
-from .storage import SqliteStorage, Storage
+from .store import SqliteStorage, Storage
 
 __all__ = ["SqliteStorage", "Storage", "create_app"]

@@ -6,7 +6,7 @@ in a FIFO queue of at most :attr:`AnalysisSettings.queue`, each told its positio
 running job sends one decision at a time to its own process pool (one worker per job
 slot), so the event loop never waits for a search and the progress (decisions done of
 the total) is known after every decision.  The result is stored with the game
-(:meth:`Storage.save_analysis`), so it is computed once; later requests read it back.
+(:meth:`AnalysisStorage.save_analysis`), so it is computed once; later requests read it back.
 
 Every decision is judged from the deciding player's view at that moment (the analysis
 module never looks at hidden information), with a fixed budget of determinizations and
@@ -40,7 +40,7 @@ from ..hexes import label
 from ..messages import DEFAULT_LANGUAGE, Message, render
 from ..state import GameState
 from .errors import ServerError
-from .storage import Storage
+from .store import AnalysisStorage, StorageUnavailable
 
 log = logging.getLogger("tikal.server")
 
@@ -201,7 +201,7 @@ class AnalysisJobs:
     no lock; searches run in a process pool of :attr:`AnalysisSettings.jobs` workers.
     """
 
-    def __init__(self, storage: Storage, settings: AnalysisSettings | None = None) -> None:
+    def __init__(self, storage: AnalysisStorage, settings: AnalysisSettings | None = None) -> None:
         self.storage = storage
         self.settings = settings or AnalysisSettings.from_env()
         self._jobs: dict[str, Job] = {}
@@ -321,7 +321,8 @@ class AnalysisJobs:
         except asyncio.CancelledError:
             raise
         except Exception as exc:
-            log.exception("analysis of %s failed", job.replay_id)
+            if not isinstance(exc, StorageUnavailable):  # (the storage logged its fault)
+                log.exception("analysis of %s failed", job.replay_id)
             job.status = "failed"
             job.error = f"the analysis failed ({type(exc).__name__}); it may be asked again"
         finally:

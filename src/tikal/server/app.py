@@ -23,7 +23,6 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from . import gcstats, routes_api, routes_pages, routes_tutorial, routes_ws
 from .analysis_jobs import AnalysisSettings
 from .bots import Hints
-from .databases import open_storage
 from .deps import Services
 from .errors import ServerError, error_text
 from .hub import Hub
@@ -34,7 +33,7 @@ from .manager import Manager
 from .replay import Replays
 from .routes_analysis import install as install_analysis
 from .routes_pages import page, static_dir
-from .storage import Storage, StorageUnavailable
+from .store import Storage, UploadCap, open_storage
 
 
 @asynccontextmanager
@@ -106,13 +105,16 @@ async def collect_now_and_then(period: float = FULL_COLLECTION_PERIOD) -> None:
 
 
 def start_cluster(storage: Storage, manager: Manager) -> Any:
-    """On PostgreSQL, listen for moves that other server processes store (see cluster.py)."""
-    url, origin = getattr(storage, "url", None), getattr(storage, "origin", None)
-    if not isinstance(url, str) or not isinstance(origin, str):
+    """On a database that other server processes share (PostgreSQL), listen for the moves
+    they store (see cluster.py)."""
+    if not storage.shared:
         return None  # SQLite: this process is the only one
     from .cluster import ClusterBridge
+    from .store.postgres import PostgresStorage
 
-    bridge = ClusterBridge(url, origin, manager.refresh, manager.refresh_all)
+    if not isinstance(storage, PostgresStorage):
+        return None  # shared some other way: nothing to listen to here
+    bridge = ClusterBridge(storage.url, storage.origin, manager.refresh, manager.refresh_all)
     bridge.start()
     return bridge
 
@@ -123,8 +125,6 @@ OUT_OF_RANGE = frozenset({"greater_than", "greater_than_equal", "less_than", "le
 HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
 
 log = logging.getLogger("tikal.server")
-#: Seconds a client should wait before sending a request again after a 503.
-UNAVAILABLE_RETRY_AFTER = 5
 
 
 def add_error_handlers(app: FastAPI) -> None:
@@ -134,18 +134,6 @@ def add_error_handlers(app: FastAPI) -> None:
     async def server_error(request: Request, exc: ServerError) -> Response:
         return JSONResponse(exc.to_json(request_language(request)), status_code=exc.status,
                             headers=exc.headers())
-
-    @app.exception_handler(StorageUnavailable)
-    async def storage_unavailable(request: Request, exc: StorageUnavailable) -> Response:
-        """The database is down: nothing was stored; the client may send it again."""
-        log.error("%s %s: %s", request.method, request.url.path, exc)
-        return JSONResponse(
-            {"type": "error", "code": "unavailable", "message": error_text(
-                "unavailable",
-                "the game database cannot be reached; nothing was stored, try again",
-                request_language(request))},
-            status_code=503, headers={"Retry-After": str(UNAVAILABLE_RETRY_AFTER)},
-        )
 
     @app.exception_handler(Exception)
     async def internal_error(request: Request, exc: Exception) -> Response:
@@ -191,10 +179,13 @@ def create_app(
     db_path: str | Path = "tikal.sqlite3", *, storage: Storage | None = None,
     bot_delay: float = 0.6, limit_settings: LimitSettings | None = None,
     analysis: AnalysisSettings | None = None, warm_bots: bool = False,
+    uploads: UploadCap | None = None,
 ) -> FastAPI:
     """The web app; every game lives in ``db_path`` (a SQLite file or a ``postgresql://``
     URL) or in ``storage``.  ``warm_bots`` starts the bots' worker processes with the
-    app (as ``tikal serve`` does) instead of at the first bot move."""
+    app (as ``tikal serve`` does) instead of at the first bot move; ``uploads`` caps the
+    uploaded records kept.  A database that cannot be opened raises
+    :class:`~tikal.server.store.StorageUnavailable` (its ``cause`` says why)."""
     store: Storage = storage if storage is not None else open_storage(db_path)
     manager = Manager(store, bot_delay=bot_delay)
     hub = Hub(manager)
@@ -208,7 +199,7 @@ def create_app(
     )
     limits = Limits(limit_settings or LimitSettings())
     app.state.services = Services(
-        store, manager, hub, Replays(manager), limits, Hints(manager.bots.pool),
+        store, manager, hub, Replays(manager, uploads=uploads), limits, Hints(manager.bots.pool),
         Keeper(manager, hub, limits), warm_bots,
     )
     app.state.manager = manager

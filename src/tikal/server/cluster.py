@@ -1,7 +1,7 @@
 """Several server processes on one PostgreSQL database: the cross-process notices.
 
 Each process keeps its own in-memory sessions and WebSocket connections.  When one
-process stores a log entry, :class:`~tikal.server.storage_pg.PostgresStorage` sends
+process stores a log entry, :class:`~tikal.server.store.postgres.PostgresStorage` sends
 ``NOTIFY tikal, '<game id> <seq> <origin>'`` in the same transaction.  The
 :class:`ClusterBridge` of every other process LISTENs on that channel in a thread of its
 own and calls ``changed(game_id, seq)`` (:meth:`Manager.refresh`), which reads the new entries
@@ -22,7 +22,7 @@ from typing import Any
 
 import psycopg
 
-from .storage_pg import CHANNEL
+from .store.postgres import CHANNEL
 
 log = logging.getLogger("tikal.server")
 

@@ -9,9 +9,8 @@ up the GIL at every SQLite call and had to win it back from the busy event loop.
 So the move is checked and applied on the event loop (a fraction of a millisecond) and
 only its log entry is handed over, to :class:`CommitQueue`: one thread takes every entry
 queued while it was committing the last batch and commits them all in one transaction
-(one sync to disk), then wakes the loop once for the whole batch.  SQLite and PostgreSQL
-both commit batches (``append_many``); a storage that cannot gets each entry appended in a
-thread of its own, as before.
+(one sync to disk), then wakes the loop once for the whole batch
+(:meth:`~tikal.server.store.GameStorage.append_many`).
 """
 
 from __future__ import annotations
@@ -20,22 +19,9 @@ import asyncio
 import contextlib
 import queue
 import threading
-from collections.abc import Sequence
-from typing import Any, Protocol, cast
+from typing import Any
 
-from .storage import LogEntry, Storage
-
-
-class BatchStorage(Protocol):
-    """A storage that commits several entries at once (SQLite and PostgreSQL do)."""
-
-    def append_many(
-        self, entries: Sequence[tuple[str, LogEntry]],
-    ) -> list[BaseException | None]:
-        """Append every ``(game_id, entry)`` in one transaction; per entry, None if it
-        was stored, else why not (a :class:`StorageConflict` refuses only its entry)."""
-        ...
-
+from .store import GameStorage, LogEntry
 
 _Item = tuple[str, LogEntry, asyncio.AbstractEventLoop, "asyncio.Future[None]"]
 
@@ -43,11 +29,8 @@ _Item = tuple[str, LogEntry, asyncio.AbstractEventLoop, "asyncio.Future[None]"]
 class CommitQueue:
     """Durable appends for moves applied on the event loop (see the module docstring)."""
 
-    def __init__(self, storage: Storage) -> None:
+    def __init__(self, storage: GameStorage) -> None:
         self.storage = storage
-        self._batches: BatchStorage | None = (
-            cast(BatchStorage, storage) if callable(getattr(storage, "append_many", None))
-            else None)
         self._queue: queue.SimpleQueue[_Item | None] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
         self._lock = threading.Lock()
@@ -59,7 +42,7 @@ class CommitQueue:
 
     async def append(self, game_id: str, entry: LogEntry) -> None:
         """Store ``entry`` durably; raises what the storage raised (``StorageConflict``)."""
-        if self._batches is None or self._closed:
+        if self._closed:
             await asyncio.to_thread(self.storage.append, game_id, entry)
             return
         loop = asyncio.get_running_loop()
@@ -106,9 +89,8 @@ class CommitQueue:
                 return
 
     def _commit(self, batch: list[_Item]) -> None:
-        assert self._batches is not None
         try:
-            errors = self._batches.append_many([(gid, entry) for gid, entry, _, _ in batch])
+            errors = self.storage.append_many([(gid, entry) for gid, entry, _, _ in batch])
         except BaseException as exc:  # the whole transaction failed
             errors = [exc] * len(batch)
         self.batches += 1

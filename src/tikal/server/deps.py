@@ -12,7 +12,7 @@ from .keeper import Keeper
 from .limits import Limits
 from .manager import Manager
 from .replay import Replays
-from .storage import Storage
+from .store import Storage
 
 
 @dataclass(frozen=True)

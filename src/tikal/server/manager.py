@@ -4,11 +4,18 @@ The :class:`Manager` creates games, finds them (loading and replaying a stored g
 first time it is asked for), runs moves and undos through each :class:`Session` and
 tells its listeners (the WebSocket hub) after every change.  Bots play through
 :class:`~tikal.server.bots.BotRunner`.
+
+At start only the games in play are loaded (:meth:`Manager.resume_all`); a finished game
+is loaded when it is asked for, so start-up time and memory grow with the games being
+played, not with every game ever played.  A stored game that does not replay (a damaged
+log) is set aside (:meth:`Manager.get` answers ``410 damaged_game``), never taking the
+server or another game down with it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 import threading
 from collections.abc import Callable
@@ -19,13 +26,15 @@ from ..components import RULE_SET_NAMES, rule_set
 from ..game import Game
 from ..messages import Message
 from ..seats import seat_look
-from .bots import BotRunner, bot_names, hint, hint_bot_name
+from .bots import BotRunner, bot_names, hint_bot_name
 from .commits import CommitQueue
 from .errors import ServerError
-from .session import Session, entry_of, rebuild, stored_first
-from .storage import GameRecord, LogEntry, SeatRecord, Storage, StorageConflict
+from .session import Session, entry_of, mark_over, rebuild, remember_status, stored_first
+from .store import GameRecord, LogEntry, SeatRecord, Storage, StorageConflict, StorageUnavailable
+from .store.protocol import DAMAGED, UNFINISHED
 
 Listener = Callable[[str], None]
+log = logging.getLogger("tikal.server")
 
 
 def new_token() -> str:
@@ -51,6 +60,12 @@ def plausible_id(game_id: str) -> bool:
     return 0 < len(game_id) <= 40 and all(c.isalnum() or c in "-_" for c in game_id)
 
 
+def damaged_game(game_id: str) -> ServerError:
+    """The answer for a game set aside because its stored log does not replay."""
+    return ServerError("damaged_game", Message("server.damaged_game", {"game_id": game_id}),
+                       410)
+
+
 class Manager:
     """All games of one server."""
 
@@ -61,16 +76,60 @@ class Manager:
         self._listeners: list[Listener] = []
         self.bots = BotRunner(self._after_change, delay=bot_delay, workers=bot_workers)
         self.commits = CommitQueue(storage)
+        #: games set aside: id -> why their stored log does not replay
+        self.quarantined: dict[str, str] = {}
+        #: games loaded (rebuilt from their stored logs) so far
+        self.loads = 0
+        self._unfinished_loaded = False
 
     # -- lifecycle ---------------------------------------------------------
 
     def resume_all(self) -> int:
-        """Load every stored game (after a restart) and restart bots whose turn it is."""
-        count = 0
-        for game_id in self.storage.game_ids():
-            self.bots.schedule(self.get(game_id))
-            count += 1
-        return count
+        """Load the games in play (after a restart, :meth:`load_unfinished`) and restart
+        the bots whose turn it is; how many games are in memory."""
+        self.load_unfinished()
+        with self._lock:
+            sessions = list(self.sessions.values())
+        for session in sessions:
+            self.bots.schedule(session)
+        return len(sessions)
+
+    def load_unfinished(self) -> dict[str, str]:
+        """Load every stored game not finished (once: ``tikal serve`` does it before it
+        listens, so that a database it cannot read stops it there); finished games load
+        when asked for.  Games set aside earlier are tried again (a newer version may
+        replay them).  Returns the games set aside (id -> why)."""
+        if self._unfinished_loaded:
+            return dict(self.quarantined)
+        set_aside = set(self.storage.game_ids(status=(DAMAGED,)))
+        for game_id in self.storage.game_ids(status=UNFINISHED):
+            try:
+                session = self.get(game_id)
+            except StorageUnavailable as exc:
+                if exc.cause != "damaged":
+                    raise
+                self._quarantine(game_id, exc.driver_text, remember=False)
+                continue
+            except ServerError:  # does not replay: set aside by get
+                continue
+            if session.game.is_over:  # its last move's status did not get stored
+                mark_over(self.storage, game_id)
+            elif game_id in set_aside:  # replays again
+                remember_status(self.storage, game_id, "playing")
+        self._unfinished_loaded = True
+        return dict(self.quarantined)
+
+    def _quarantine(self, game_id: str, why: str, remember: bool = True) -> None:
+        """Set ``game_id`` aside (and, if ``remember``, mark it damaged in storage, which
+        keeps it out of listings); its clients get ``410 damaged_game``."""
+        with self._lock:
+            new = game_id not in self.quarantined
+            self.quarantined[game_id] = why
+        if new:
+            log.warning("game %s does not load (%s): set aside; `tikal db check` lists "
+                        "every such game", game_id, why)
+        if remember:
+            remember_status(self.storage, game_id, DAMAGED)
 
     def close(self) -> None:
         self.bots.close()
@@ -124,18 +183,30 @@ class Manager:
     # -- games -------------------------------------------------------------
 
     def get(self, game_id: str) -> Session:
+        """The game ``game_id``, loaded and replayed if it is not in memory; 404
+        ``unknown_game``, 410 ``damaged_game`` if its stored log does not replay."""
         with self._lock:
             session = self.sessions.get(game_id)
             if session is not None:
                 return session
-        loaded = self.storage.load(game_id) if plausible_id(game_id) else None
-        if loaded is None or loaded[0].kind != "game":
-            raise ServerError("unknown_game", Message(
-                "server.unknown_game", {"game_id": game_id}), 404)
-        record, log = loaded
-        game = rebuild(record, log)
+            if game_id in self.quarantined:
+                raise damaged_game(game_id)
+        try:
+            loaded = self.storage.load(game_id) if plausible_id(game_id) else None
+            if loaded is None or loaded[0].kind != "game":
+                raise ServerError("unknown_game", Message(
+                    "server.unknown_game", {"game_id": game_id}), 404)
+            record, entries = loaded
+            game = rebuild(record, entries)
+        except ServerError:  # unknown, or the storage's fault (503): nothing to set aside
+            raise
+        except Exception as exc:  # the stored game does not read or replay
+            self._quarantine(game_id, f"{type(exc).__name__}: {exc}")
+            raise damaged_game(game_id) from None
         with self._lock:
-            session = self.sessions.setdefault(game_id, Session(record, game, log, self.storage))
+            self.loads += 1
+            session = self.sessions.setdefault(
+                game_id, Session(record, game, entries, self.storage))
         return session
 
     def create(
@@ -192,8 +263,7 @@ class Manager:
             tokens=tokens, seeded=seeded,
         )
         start = entry_of(log_steps(game.history)[0], 0, -1)
-        self.storage.create(record)
-        self.storage.append(game_id, start)
+        self.storage.create(record, start)  # the game and its start, in one transaction
         session = Session(record, game, [start], self.storage)
         with self._lock:
             self.sessions[game_id] = session
@@ -265,7 +335,7 @@ class Manager:
             session.install(after, entry)
         self._after_change(session)
         if after.is_over:
-            await asyncio.to_thread(self.storage.set_status, session.game_id, "over")
+            await asyncio.to_thread(mark_over, self.storage, session.game_id)
 
     def undo(self, game_id: str, token: str | None, state: Any) -> Session:
         session = self.get(game_id)
@@ -279,7 +349,3 @@ class Manager:
             raise
         self._after_change(session)
         return session
-
-    def hint(self, game_id: str, token: str | None) -> dict[str, Any]:
-        session = self.get(game_id)
-        return hint(session, session.seats_for(token))

@@ -3,8 +3,10 @@ move, each frame a public view [HIDDEN-1]."""
 
 from __future__ import annotations
 
+import contextlib
 import secrets
 import threading
+import time
 from collections import OrderedDict
 from typing import Any
 
@@ -19,10 +21,14 @@ from .errors import ServerError
 from .limits import MAX_NAME
 from .manager import Manager, plausible_id
 from .messages import score_json, score_line, seat_json
-from .storage import GameRecord, SeatRecord
+from .store import GameRecord, SeatRecord, StorageUnavailable, UploadCap
+from .store.rows import upload_digest
 
 CHECKPOINT = 16
 CACHE_SIZE = 32
+#: Seconds between two stored visits of one upload (a visit keeps it from being evicted;
+#: opening it again sooner changes nothing worth a write).
+VISIT_EVERY = 600.0
 
 
 # ------------------------------------------------------------------ records
@@ -40,8 +46,12 @@ def download_record(manager: Manager, game_id: str) -> dict[str, Any]:
     return data
 
 
-def upload_record(manager: Manager, record: Any) -> str:
-    """Store an uploaded record as a replay; raises ServerError if it does not replay."""
+def upload_record(manager: Manager, record: Any,
+                  cap: UploadCap | None = None) -> tuple[str, list[str]]:
+    """Store an uploaded record as a replay, once: the same record (and names) uploaded
+    again gets the id it was stored under.  Uploads beyond ``cap`` are evicted, the
+    oldest unvisited first.  Returns the id and the evicted ids; raises ServerError if
+    the record does not replay."""
     if not isinstance(record, dict):
         raise ServerError("bad_record", Message("server.record_object"), 422)
     try:
@@ -58,14 +68,14 @@ def upload_record(manager: Manager, record: Any) -> str:
         names.append(seat_look(len(names)).name)
     clean = {k: record[k] for k in ("format", "version", "rules", "options", "players", "log")}
     clean["seed"] = None
-    replay_id = new_replay_id()
-    manager.storage.create(GameRecord(
-        game_id=replay_id, rules=game.rules.name, players=game.players,
+    upload = GameRecord(
+        game_id=new_replay_id(), rules=game.rules.name, players=game.players,
         options=dict(game.options), seed=0,
         seats=tuple(SeatRecord("human", n) for n in names), tokens={}, kind="replay",
         record=clean,
-    ))
-    return replay_id
+    )
+    return manager.storage.store_upload(upload, upload_digest(clean, names),
+                                        cap or UploadCap())
 
 
 def shown_name(name: Any, seat: int) -> str:
@@ -219,20 +229,36 @@ class Replay:
 
 
 class Replays:
-    """Replays by id, the last few kept (finished games only: a game in progress changes)."""
+    """Replays by id, the last few kept (finished games only: a game in progress changes);
+    uploads (``uploads``: their cap) and their visits."""
 
-    def __init__(self, manager: Manager, size: int = CACHE_SIZE) -> None:
+    def __init__(self, manager: Manager, size: int = CACHE_SIZE,
+                 uploads: UploadCap | None = None) -> None:
         self.manager = manager
         self.size = size
+        self.uploads = uploads or UploadCap()
         self._cache: OrderedDict[str, Replay] = OrderedDict()
+        self._visited: OrderedDict[str, float] = OrderedDict()  # upload -> visit stored
         self._lock = threading.Lock()
+
+    def upload(self, record: Any) -> str:
+        """Store an uploaded record (:func:`upload_record`, within :attr:`uploads`); the
+        evicted ones leave the cache too."""
+        replay_id, evicted = upload_record(self.manager, record, self.uploads)
+        with self._lock:
+            for gone in evicted:
+                self._cache.pop(gone, None)
+                self._visited.pop(gone, None)
+        return replay_id
 
     def get(self, replay_id: str) -> Replay:
         with self._lock:
             found = self._cache.get(replay_id)
             if found is not None:
                 self._cache.move_to_end(replay_id)
-                return found
+        if found is not None:
+            self._visit(replay_id)
+            return found
         record, names, uploaded = replay_source(self.manager, replay_id)
         try:
             replay = Replay(replay_id, record, names)
@@ -244,4 +270,22 @@ class Replays:
             self._cache[replay_id] = replay
             while len(self._cache) > self.size:
                 self._cache.popitem(last=False)
+            if uploaded:
+                self._visited.setdefault(replay_id, 0.0)
+        self._visit(replay_id)
         return replay
+
+    def _visit(self, replay_id: str) -> None:
+        """Store that an upload was opened (at most every :data:`VISIT_EVERY` seconds;
+        if the storage cannot now, the visit is simply not counted)."""
+        now = time.time()
+        with self._lock:
+            last = self._visited.get(replay_id)
+            if last is None or now - last < VISIT_EVERY:
+                return  # not an upload, or a visit stored a moment ago
+            self._visited[replay_id] = now
+            self._visited.move_to_end(replay_id)
+            while len(self._visited) > 16 * self.size:
+                self._visited.popitem(last=False)
+        with contextlib.suppress(StorageUnavailable):  # logged by the storage
+            self.manager.storage.visit(replay_id, now)

@@ -18,7 +18,7 @@ from .deps import client_of, services
 from .i18n import request_language
 from .limits import MAX_NAME, parse_json
 from .messages import colour_name, rule_set_json
-from .replay import download_record, upload_record
+from .replay import download_record
 from .routes_pages import render_rules
 from .session import Session
 
@@ -209,11 +209,13 @@ async def get_record(request: Request, game_id: str) -> JSONResponse:
 
 @router.post("/replays", tags=["replays"], status_code=201)
 async def post_replay(request: Request) -> dict[str, Any]:
-    """Upload a record (JSON body) to view it as a replay; rate limited per client."""
+    """Upload a record (JSON body) to view it as a replay; rate limited per client. The
+    same record uploaded again gets the same id; the oldest unvisited uploads go when
+    the uploads exceed the server's cap (``tikal serve --upload-cap``)."""
     svc = services(request)
     svc.limits.check(client_of(request), "upload")
     record = parse_json(await request.body())
-    replay_id = await asyncio.to_thread(upload_record, svc.manager, record)
+    replay_id = await asyncio.to_thread(svc.replays.upload, record)
     return {"id": replay_id, "url": f"/replay/{replay_id}"}
 
 

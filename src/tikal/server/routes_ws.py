@@ -112,7 +112,7 @@ async def _serve(svc: Services, ws: WebSocket, game_id: str) -> None:
         token, seats = await _hello(ws, session)
     except ServerError as exc:
         await ws.send_text(encode(exc.to_json(language)))
-        codes = {404: 4404, 403: 4403}
+        codes = {404: 4404, 403: 4403, 410: 4410, 503: 1013}  # 1013: try again later
         await ws.close(code=codes.get(exc.status, 4400))
         return
     except TimeoutError:

@@ -13,6 +13,7 @@ and the chance outcomes it produced), after the setup step of the ``start`` entr
 
 from __future__ import annotations
 
+import contextlib
 import threading
 from dataclasses import dataclass, field
 from typing import Any
@@ -22,7 +23,7 @@ from ..errors import IllegalAction, NotationError, RecordError
 from ..game import Game
 from ..messages import Message, render
 from .errors import ServerError
-from .storage import GameRecord, LogEntry, Storage, StorageConflict
+from .store import GameRecord, LogEntry, Storage, StorageConflict, StorageUnavailable
 
 #: Refusal when the game is over (the engine's words for the phase).
 GAME_OVER = Message("refuse.wrong_phase", {"now": Message("phase.over")})
@@ -72,6 +73,19 @@ def rebuild(game: GameRecord, log: list[LogEntry]) -> Game:
         "players": game.players, "seed": game.seed, "log": texts,
     }
     return Game.from_record(record)
+
+
+def remember_status(storage: Storage, game_id: str, status: str) -> None:
+    """Store a game's status for listings and start-up, if the storage can now: the
+    status follows from the stored log, so a fault here (logged by the storage) loses
+    nothing, and the next start-up mends it."""
+    with contextlib.suppress(StorageUnavailable):
+        storage.set_status(game_id, status)
+
+
+def mark_over(storage: Storage, game_id: str) -> None:
+    """The game's last move is stored: remember that it is over."""
+    remember_status(storage, game_id, "over")
 
 
 def stored_first(state: int) -> ServerError:
@@ -160,7 +174,7 @@ class Session:
             self.pending = None
         self.install(after, entry)
         if after.is_over:
-            self.storage.set_status(self.game_id, "over")
+            mark_over(self.storage, self.game_id)
 
     def undo(self, seat: int) -> None:
         """Take back the last action of the turn for ``seat`` and store the undo."""
@@ -249,4 +263,4 @@ class Session:
             raise
         self.log.append(entry)
         if self.game.is_over:
-            self.storage.set_status(self.game_id, "over")
+            mark_over(self.storage, self.game_id)

@@ -1,0 +1,183 @@
+""":class:`~.protocol.Storage` in one SQLite file, with the standard library's ``sqlite3``.
+
+WAL journal, ``synchronous=FULL``: an entry is committed before the server acknowledges
+the move, so killing the server (even with SIGKILL) loses nothing that a client was told
+about.  Moves that arrive while a commit is syncing are committed together (group
+commit, :meth:`SqliteStorage.append`).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TypeVar
+
+from .base import SqlStorage
+from .faults import FaultLog, StorageConflict, StorageUnavailable, sqlite_fault
+from .protocol import LogEntry
+from .rows import INSERT_ENTRY, entry_values
+from .schema import SQLITE, Db, migrate, stored_version
+
+T = TypeVar("T")
+
+
+@dataclass(eq=False)
+class _Pending:
+    """An entry waiting for the group commit, and how its commit went."""
+
+    game_id: str
+    entry: LogEntry
+    done: bool = False
+    error: BaseException | None = None
+
+
+class SqliteStorage(SqlStorage):
+    """:class:`~.protocol.Storage` in one SQLite file (``:memory:`` works too, for tests)."""
+
+    kind = "sqlite"
+    shared = False
+    dialect = SQLITE
+
+    def __init__(self, path: str | Path) -> None:
+        self.path = str(path)
+        self.where = self.path if self.path == ":memory:" else str(Path(self.path).resolve())
+        self.faults = FaultLog()
+        self._lock = threading.Lock()
+        self._turn = threading.Condition()  # the group commit's queue (see append)
+        self._queue: list[_Pending] = []
+        self._writing = False
+        self.commits = 0  # group commits so far (each one sync to disk)
+        #: migrations applied when this storage opened the file (none if it was current)
+        self.migrated: list[int] = []
+        try:
+            if self.path != ":memory:":
+                Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+            self._db = self._connect()
+            self.migrated = self._run(lambda db: migrate(db, SQLITE, self.where), write=True)
+        except OSError as exc:
+            raise StorageUnavailable(str(exc), "unreachable", self.where) from exc
+        self.faults.opened = True
+
+    def _connect(self) -> sqlite3.Connection:
+        try:
+            db = sqlite3.connect(self.path, check_same_thread=False, isolation_level=None)
+            db.row_factory = sqlite3.Row
+            stored_version(db, SQLITE, self.where)  # a foreign file is left as it is
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=FULL")
+            db.execute("PRAGMA foreign_keys=ON")
+        except sqlite3.Error as exc:
+            self._raise_fault(exc)
+            raise
+        return db
+
+    def _raise_fault(self, exc: sqlite3.Error) -> None:
+        """Raise the fault ``exc`` says (noted in the log), if it is one."""
+        fault = sqlite_fault(exc, self.where)
+        if fault is not None:
+            raise self.faults.failed(fault) from exc
+
+    def _run(self, work: Callable[[Db], T], *, write: bool, single: bool = False) -> T:
+        transaction = write and not single
+        with self._lock:
+            try:
+                if transaction:
+                    self._db.execute("BEGIN IMMEDIATE")
+                result = work(self._db)
+                if transaction:
+                    self._db.execute("COMMIT")
+            except sqlite3.Error as exc:
+                self._roll_back()
+                self._raise_fault(exc)
+                raise
+            except BaseException:
+                self._roll_back()
+                raise
+        if write:  # a fault is over once something is written again (reads went on)
+            self.faults.worked(self.where)
+        return result
+
+    def _roll_back(self) -> None:
+        """Undo a failed transaction (call with the lock).  Should the rollback fail too
+        (the disk went away), the connection is opened again: a connection left inside
+        a transaction would refuse every later one."""
+        if not self._db.in_transaction:
+            return
+        try:
+            self._db.execute("ROLLBACK")
+        except sqlite3.Error:
+            self._db.close()
+            self._db = self._connect()
+
+    # -- appending: the group commit ------------------------------------------
+
+    def append(self, game_id: str, entry: LogEntry) -> None:
+        """Group commit: entries that arrive while a commit is syncing to disk wait and are
+        then committed together, one sync for all of them (each in its own savepoint, so a
+        conflict refuses only its own entry).  With one sync per move, moves queued behind
+        each other's syncs and held the worker threads the broadcasts need."""
+        pending = _Pending(game_id, entry)
+        with self._turn:
+            self._queue.append(pending)
+            while not pending.done and self._writing:
+                self._turn.wait()
+            if pending.done:
+                batch: list[_Pending] = []
+            else:  # lead: write everything queued so far, own entry included
+                self._writing = True
+                batch, self._queue = self._queue, []
+        if batch:
+            try:
+                self._write(batch)
+            finally:
+                with self._turn:
+                    self._writing = False
+                    for item in batch:
+                        item.done = True
+                    self._turn.notify_all()
+        if pending.error is not None:
+            raise pending.error
+
+    def append_many(self, entries: Sequence[tuple[str, LogEntry]]) -> list[BaseException | None]:
+        """Append every ``(game_id, entry)`` in one transaction (one sync); per entry
+        None if it was stored, else the error (:class:`StorageConflict` for a sequence
+        number that exists: only that entry is refused).  The server's commit thread
+        batches the moves applied on the event loop through this."""
+        batch = [_Pending(game_id, entry) for game_id, entry in entries]
+        if batch:
+            self._write(batch)
+        return [item.error for item in batch]
+
+    def _write(self, batch: list[_Pending]) -> None:
+        def insert_all(db: Db) -> None:
+            for item in batch:
+                self._insert(db, item)
+
+        try:
+            self._run(insert_all, write=True)
+            self.commits += 1
+        except BaseException as exc:  # nothing of the batch is stored
+            for item in batch:
+                item.error = item.error or exc
+            if not isinstance(exc, Exception):
+                raise
+
+    @staticmethod
+    def _insert(db: Db, item: _Pending) -> None:
+        entry = item.entry
+        db.execute("SAVEPOINT entry")
+        try:
+            db.execute(INSERT_ENTRY, entry_values(item.game_id, entry))
+            db.execute("UPDATE games SET updated = ?, state = ? WHERE id = ?",
+                       (entry.at, entry.seq, item.game_id))
+        except sqlite3.IntegrityError:
+            db.execute("ROLLBACK TO entry")
+            item.error = StorageConflict(f"entry {entry.seq} of {item.game_id} already exists")
+        db.execute("RELEASE entry")
+
+    def close(self) -> None:
+        with self._lock:
+            self._db.close()
