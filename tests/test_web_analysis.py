@@ -397,7 +397,7 @@ def test_a_follower_never_computes_an_analysis_stored_while_it_looked(tmp_path: 
 
     storage = open_storage(tmp_path / "race.sqlite3")
     seats = (SeatRecord("human", "A"), SeatRecord("human", "B"))
-    storage.create(GameRecord("g1", "demo", 2, {}, 1, seats, {}))
+    storage.create(GameRecord("g1", "demo", 2, {}, 1, seats, {}), START)
     assert storage.claim_analysis("g1", "other", 3, time.time() + 60)
     jobs = AnalysisJobs(FinishesWhileLooked(storage, "g1"))
     jobs.follow_every = 0.0

@@ -194,8 +194,8 @@ def check_start(game: GameRecord, start: LogEntry | None) -> None:
     """A game is created with its start entry, an upload without one (every storage
     checks this, so no caller can leave a game without its start)."""
     if (game.kind == "game") != (start is not None):
-        raise ValueError(f"a {game.kind} is created {'with' if start is None else 'without'} "
-                         "a start entry")
+        needed = "with" if game.kind == "game" else "without"
+        raise ValueError(f"a {game.kind} must be created {needed} a start entry")
     if start is not None and (start.kind != "start" or start.seq != 0):
         raise ValueError("a game's first entry is its start entry, seq 0")
 
