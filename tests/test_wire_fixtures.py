@@ -14,8 +14,8 @@ from typing import Any
 
 import pytest
 
-from tikal.loadtest import apply_message
-from tikal.server.messages import expand_legal
+from tikal.server.wire.client import apply_message
+from tikal.server.wire.legal import expand_legal
 from wire_fixtures import SCRIPTS, Script, dump, path_of, record
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")

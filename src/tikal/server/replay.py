@@ -18,7 +18,7 @@ from ..state import ScoreEvent
 from .errors import ServerError
 from .limits import MAX_NAME
 from .manager import Manager, plausible_id
-from .messages import score_json, score_line, seat_json
+from .round.texts import score_json, score_line, seat_json
 from .storage import GameRecord, SeatRecord
 
 CHECKPOINT = 16
