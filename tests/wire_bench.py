@@ -1,4 +1,6 @@
-"""Today's delta against a standard JSON Patch (RFC 6902), over the recorded wire traffic.
+"""The wire's forms measured over the recorded traffic (``tests/fixtures/wire``): today's
+delta against a standard JSON Patch (RFC 6902), and TypedDicts written by orjson against
+validating models (pydantic, msgspec).
 
 For every delta in ``tests/fixtures/wire/*.json`` (each connection's messages applied in
 order, as a client does) this compares three ways of sending the same change:
@@ -9,7 +11,8 @@ order, as a client does) this compares three ways of sending the same change:
   ``replace``, ``remove`` with JSON Pointer paths; a splice becomes a ``replace`` of the
   whole string, since the standard has none), the log as today;
 * ``jsonpatch``: what the ``jsonpatch`` package makes of the two states
-  (``jsonpatch.make_patch``), log included: adopting the package on both ends.
+  (``jsonpatch.make_patch``), log included: adopting the package on both ends.  Its
+  patches are checked too: applied to the state before, does each give the state after?
 
 Sizes are the JSON text of the whole message (orjson); CPU is the encoder (the diff of the
 two states, then the JSON text) and the decoder (the JSON text parsed, then applied to the
@@ -113,6 +116,7 @@ def measure(repeat: int) -> dict[str, dict[str, float]]:
     sizes: dict[str, list[int]] = {"diff": [], "ops->6902": [], "jsonpatch": []}
     cpu: dict[str, float] = {}
     std_patches = []
+    wrong = 0
     for before, message, after in found:
         ops = message.get("set", [])
         sizes["diff"].append(len(orjson.dumps(message)))
@@ -121,8 +125,8 @@ def measure(repeat: int) -> dict[str, dict[str, float]]:
             translated["patch"] = as_rfc6902(before, ops)
         sizes["ops->6902"].append(len(orjson.dumps(translated)))
         patch = jsonpatch.make_patch(before, after).patch
-        check = jsonpatch.apply_patch(before, patch)
-        assert check == after, "jsonpatch does not give the state back"
+        if jsonpatch.apply_patch(before, patch) != after:
+            wrong += 1  # python-json-patch issue 160: moves in the wrong order at times
         std = {"type": "delta", "v": 5, "base": message["base"], "state": message["state"],
                "patch": patch}
         std_patches.append(std)
@@ -168,12 +172,75 @@ def measure(repeat: int) -> dict[str, dict[str, float]]:
                "p95 B": sorted(values)[int(0.95 * len(values))], "max B": max(values)}
         for name, values in sizes.items()
     }
-    return {"sizes": table, "cpu_us": {k: v * 1e6 for k, v in cpu.items()}}  # type: ignore[dict-item]
+    return {"sizes": table, "cpu_us": {k: v * 1e6 for k, v in cpu.items()},
+            "wrong": {"jsonpatch": float(wrong)}}
+
+
+def messages() -> list[dict[str, Any]]:
+    return [message for path in sorted(FIXTURES.glob("*.json"))
+            for conn in json.loads(path.read_text(encoding="utf-8"))["connections"]
+            for message in conn["messages"]]
+
+
+def pydantic_schema() -> Any:
+    """The protocol's TypedDicts made of ``typing_extensions.TypedDict``, which pydantic
+    needs before Python 3.12 (``typing.TypedDict`` it refuses there)."""
+    import types
+
+    from tikal.server.wire import schema
+
+    source = Path(schema.__file__).read_text(encoding="utf-8").replace(
+        "from typing import Any, Literal, NotRequired, TypeAlias, TypedDict",
+        "from typing import Any, Literal, TypeAlias\n"
+        "from typing_extensions import NotRequired, TypedDict")
+    module = types.ModuleType("pydantic_wire_schema")
+    sys.modules[module.__name__] = module
+    exec(compile(source, "pydantic_wire_schema", "exec"), module.__dict__)
+    return module
+
+
+def measure_models(repeat: int) -> dict[str, float]:
+    """µs per message to write and to read every recorded message, by library."""
+    from tikal.server.wire.schema import DeltaMessage, StateMessage
+
+    found = messages()
+    texts = [orjson.dumps(m) for m in found]
+    kinds = [StateMessage if m["type"] == "state" else DeltaMessage for m in found]
+    n = len(found)
+    out = {
+        "orjson write": best(lambda: [orjson.dumps(m) for m in found], repeat) / n,
+        "orjson read": best(lambda: [orjson.loads(t) for t in texts], repeat) / n,
+    }
+    try:
+        from pydantic import TypeAdapter
+    except ImportError:  # pragma: no cover - a dependency of the server
+        pass
+    else:
+        pyd = pydantic_schema()
+        adapters = {StateMessage: TypeAdapter(pyd.StateMessage),
+                    DeltaMessage: TypeAdapter(pyd.DeltaMessage)}
+        pairs = list(zip(kinds, found, texts, strict=True))
+        out["pydantic write"] = best(
+            lambda: [adapters[k].dump_json(m) for k, m, _ in pairs], repeat) / n
+        out["pydantic read"] = best(
+            lambda: [adapters[k].validate_json(t) for k, _, t in pairs], repeat) / n
+    try:
+        import msgspec
+    except ImportError:
+        return out
+    # msgspec validates no union of two TypedDicts (a log line is an ActionLine or a
+    # ScoreLine), so it can only read the messages untyped here
+    out["msgspec write"] = best(lambda: [msgspec.json.encode(m) for m in found], repeat) / n
+    out["msgspec read (untyped)"] = best(lambda: [msgspec.json.decode(t) for t in texts],
+                                         repeat) / n
+    return out
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--models", action="store_true",
+                        help="also time orjson against pydantic and msgspec")
     args = parser.parse_args()
     try:
         import jsonpatch  # noqa: F401
@@ -187,6 +254,12 @@ def main() -> None:
     print()
     for name, value in result["cpu_us"].items():
         print(f"{name:<18} {value:>8.1f} µs per delta")
+    print(f"jsonpatch patches that do not give the state back: "
+          f"{result['wrong']['jsonpatch']:.0f} of {result['sizes']['diff']['deltas']:.0f}")
+    if args.models:
+        print()
+        for name, value in measure_models(args.repeat).items():
+            print(f"{name:<24} {value * 1e6:>8.1f} µs per message")
 
 
 if __name__ == "__main__":
