@@ -55,7 +55,6 @@ from .board import (
     board_root,
     board_spaces,
     drawn_cells,
-    figures_on,
     space,
     space_figures,
     space_head,
@@ -76,13 +75,13 @@ from .draw import (
     shape_texts,
 )
 from .marks import TREASURE_LOOKS, chip, shape, treasure_icon, treasure_name
-from .tiles import TEMPLE_BARS, TEMPLE_DUG, TEMPLE_STONE, tile, tile_group, tile_piece
+from .tiles import TEMPLE_BARS, TEMPLE_DUG, TEMPLE_STONE, tile, tile_group
 
 __all__ = [
     "EMPTY_FILL", "FIGURE_SLOTS", "KIND_FILL", "OUTLINE", "SQRT3", "STONE_FILL", "STYLE",
     "SVG_NS", "TEMPLE_BARS", "TEMPLE_DUG", "TEMPLE_STONE", "TREASURE_LOOKS", "BoardPieces",
     "Piece", "Space", "board", "board_label", "board_pieces", "board_root", "board_spaces",
-    "chip", "drawn_cells", "figures_on", "hex_corners", "shape", "shape_texts", "space",
+    "chip", "drawn_cells", "hex_corners", "shape", "shape_texts", "space",
     "space_figures", "space_head", "space_marks", "space_tail", "space_tile", "tile",
-    "tile_group", "tile_piece", "treasure_icon", "treasure_name",
+    "tile_group", "treasure_icon", "treasure_name",
 ]

@@ -17,7 +17,6 @@ from .draw import (
     STONE_FILL,
     STYLE,
     Defs,
-    Piece,
     child,
     edge_corners,
     group,
@@ -205,16 +204,6 @@ def tile_element(
                      transform=f"rotate({60 * direction})" if direction else None)
     _icon(defs, made, spec, size, level, tokens, language)
     return made
-
-
-def tile_piece(
-    spec: TileSpec, rotation: int, size: float = 50, *, level: int | None = None,
-    tokens: int | None = None, language: str = DEFAULT_LANGUAGE,
-) -> Piece:
-    """:func:`tile_group` as a :class:`~tikal.svg.draw.Piece`: the text and the shapes it
-    draws."""
-    defs = Defs()
-    return defs.piece([tile_element(defs, spec, rotation, size, level, tokens, language)])
 
 
 def tile_group(
