@@ -25,7 +25,7 @@ from tikal.server import create_app
 from tikal.server.errors import ServerError
 from tikal.server.i18n import COOKIE, browser_texts, page_html
 from tikal.server.limits import MAX_BODY, MAX_DEPTH, LimitSettings
-from tikal.server.messages import expand_legal
+from tikal.server.wire.legal import expand_legal
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

@@ -11,8 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from tikal.cli.root import build_app
-from tikal.loadtest import apply_message, apply_patch, gc_cell, legal_actions
 from tikal.server.gcstats import GcPauses, read_summary
+from tikal.server.loadtest.run import gc_cell
+from tikal.server.wire.client import apply_message, apply_patch, legal_actions
 
 
 def test_loadtest_plays_games_and_prints_its_table() -> None:
@@ -82,7 +83,7 @@ def test_the_clients_notations_are_the_offers(rules: str, players: int) -> None:
     """The load client reads only the notations of a compact legal table; they are the
     engine's legal actions (grouped by verb) all through a random game."""
     from tikal import Game
-    from tikal.server.messages import compact_legal, legal_json
+    from wire_oracles import compact_legal, legal_json
 
     game = Game.new(rules, players, seed=7)
     rng = random.Random(7)
@@ -102,7 +103,7 @@ def test_an_older_server_is_asked_which_options_it_knows() -> None:
     from pathlib import Path
 
     import tikal
-    from tikal.loadtest import has_option
+    from tikal.server.loadtest.servers import has_option
 
     source = str(Path(tikal.__file__).resolve().parents[1])
     assert has_option(source, "--no-limits")

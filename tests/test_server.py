@@ -12,11 +12,11 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tikal import Game
-from tikal.loadtest import apply_message
 from tikal.server import create_app
-from tikal.server.messages import readable
 from tikal.server.session import rebuild
 from tikal.server.store import SqliteStorage, StorageUnavailable
+from tikal.server.wire.client import apply_message
+from wire_oracles import readable
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

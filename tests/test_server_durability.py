@@ -12,10 +12,10 @@ import httpx
 import websockets.sync.client as ws_client
 
 from tikal import Game
-from tikal.server.messages import readable
 from tikal.server.session import rebuild
 from tikal.server.store import SqliteStorage
 from web_helpers import ServerProcess
+from wire_oracles import readable
 
 
 def _state(base: str, gid: str, token: str | None) -> dict[str, Any]:

@@ -18,10 +18,10 @@ import pytest
 from fastapi.testclient import TestClient
 
 from tikal import Game
-from tikal.loadtest import apply_message
 from tikal.server import create_app
-from tikal.server.messages import build_message, readable
 from tikal.server.session import Session
+from tikal.server.wire.client import apply_message
+from wire_oracles import build_message, readable
 
 
 def twin(game: Game, rng: random.Random) -> Game:

@@ -18,13 +18,13 @@ from fastapi.testclient import TestClient
 from hypothesis import given
 from hypothesis import strategies as st
 
-from tikal.loadtest import apply_message, legal_actions
 from tikal.messages import text
 from tikal.server import bots as server_bots
 from tikal.server import create_app
 from tikal.server import manager as server_manager
 from tikal.server.errors import ServerError
 from tikal.server.limits import LimitSettings, Rate, too_deep
+from tikal.server.wire.client import apply_message, legal_actions
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -300,7 +300,7 @@ def test_a_board_patched_space_by_space_equals_one_drawn_afresh(language: str) -
     come and go; after every move the pieces equal those of the whole board drawn anew
     (in the board's language)."""
     from tikal.game import Game
-    from tikal.server.messages import BoardCache
+    from tikal.server.round.board import BoardCache
 
     rng = random.Random(11)
     game = Game.new("standard", 2, seed=11)
@@ -326,7 +326,8 @@ def test_compact_legal_tables_read_back_as_the_engines_offers(rules: str, player
     """Templates, shared columns and list columns are only a shorter spelling: expanded,
     every offer is exactly the entry the server built (notation, cells, text)."""
     from tikal.game import Game
-    from tikal.server.messages import compact_legal, expand_legal, legal_json
+    from tikal.server.wire.legal import expand_legal
+    from wire_oracles import compact_legal, legal_json
 
     rng = random.Random(players)
     game = Game.new(rules, players, seed=players)
@@ -348,8 +349,8 @@ def test_compact_legal_tables_read_back_as_the_engines_offers(rules: str, player
 def test_list_deltas_rebuild_the_new_list(old: list[int], data: st.DataObject) -> None:
     """Whatever happened to a list (items removed in the middle, appended, changed), the
     delta's operations turn the old list into the new one."""
-    from tikal.loadtest import apply_op
-    from tikal.server.messages import diff
+    from tikal.server.wire.client import apply_op
+    from tikal.server.wire.diff import diff
 
     new = data.draw(st.one_of(
         st.lists(st.integers(0, 9), max_size=9),
@@ -372,8 +373,8 @@ def test_string_splices_rebuild_the_new_string(old_pieces: list[str], data: st.D
     """A long string that changed in one place (a board space whose figures moved) is sent
     as a splice; applied as a client does, it gives exactly the new string, also with
     text outside the Basic Multilingual Plane (sent whole: JavaScript counts UTF-16)."""
-    from tikal.loadtest import apply_op
-    from tikal.server.messages import diff
+    from tikal.server.wire.client import apply_op
+    from tikal.server.wire.diff import diff
 
     i = data.draw(st.integers(0, len(old_pieces)))
     j = data.draw(st.integers(i, len(old_pieces)))
@@ -393,8 +394,9 @@ def test_a_space_whose_figures_moved_is_sent_as_a_short_splice() -> None:
     """After a worker moves, the two spaces it left and entered keep their tiles'
     pictures: the delta sends the changed middle of each, much less than the whole."""
     from tikal.game import Game
-    from tikal.loadtest import apply_op
-    from tikal.server.messages import BoardCache, diff
+    from tikal.server.round.board import BoardCache
+    from tikal.server.wire.client import apply_op
+    from tikal.server.wire.diff import diff
 
     game = Game.new("standard", 2, seed=3)
     board = BoardCache()
@@ -422,7 +424,7 @@ def test_the_drawn_tile_is_sent_once_with_its_turning_part_per_rotation(rules: s
     and the shared form is much shorter than six pictures."""
     from tikal import svg
     from tikal.components import rule_set
-    from tikal.server.messages import tile_rotations
+    from tikal.server.round.snapshot import tile_rotations
 
     rs = rule_set(rules)
     for tile_id in rs.tiles_by_id:

@@ -20,7 +20,7 @@ from tikal.hexes import label
 from tikal.messages import Message, render
 from tikal.seats import seat_table
 from tikal.server import create_app
-from tikal.server.messages import readable
+from wire_oracles import readable
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 

@@ -17,9 +17,16 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from random_games import CONFIGS, play
+from tikal import label, svg
 from tikal.messages import LANGUAGES, Message, render
-from tikal.server import messages as M
-from tikal.svg import board_spaces
+from tikal.server.round.board import BoardCache, space_signatures
+from tikal.server.round.legal import legal_tables
+from tikal.server.round.snapshot import players_json
+from tikal.server.round.spaces import drawn_spaces
+from tikal.server.round.texts import cached_render
+from tikal.server.wire import diff as D
+from tikal.server.wire import legal as L
+from wire_oracles import compact_legal, legal_json
 
 EXAMPLES = settings(max_examples=12, deadline=None, database=None,
                     suppress_health_check=[HealthCheck.too_slow])
@@ -35,7 +42,7 @@ def reference_template(value: str, entry: dict[str, Any], fields: list[str]) -> 
     itself: what is compared is how the tables are put together, not how one text is."""
     pairs = tuple((name, str(v)) for name in fields
                   if isinstance(v := entry.get(name), (str, int)) and not isinstance(v, bool))
-    return M._template_of(value, pairs)  # noqa: SLF001 (the same helper)
+    return L._template_of(value, pairs)  # noqa: SLF001 (the same helper)
 
 
 def reference_list_of_fields(
@@ -57,11 +64,11 @@ def reference_compact_legal(legal: dict[str, list[dict[str, Any]]]) -> dict[str,
         keys: list[str] = []
         for entry in entries:
             keys.extend(k for k in entry if k != "verb" and k not in keys)
-        fields = sorted((k for k in keys if k not in M.TEMPLATED),
+        fields = sorted((k for k in keys if k not in L.TEMPLATED),
                         key=lambda k: -len(str(entries[0].get(k, ""))))
         rows = [dict(e) for e in entries]
         templates: dict[str, list[str]] = {}
-        for column in M.TEMPLATED:
+        for column in L.TEMPLATED:
             made = [reference_template(e[column], e, fields)
                     if isinstance(e.get(column), str) else None for e in entries]
             unique = list(dict.fromkeys(made))
@@ -105,7 +112,7 @@ def reference_diff(old: Any, new: Any, path: list[Any], ops: list[list[Any]]) ->
             else:
                 ops.append([[*path, key], value])
     elif isinstance(old, list) and isinstance(new, list) and path:
-        if M._only_removed(old, new, path, ops):  # noqa: SLF001 (the same helper)
+        if D._only_removed(old, new, path, ops):  # noqa: SLF001 (the same helper)
             return
         mine: list[list[Any]] = []
         for i, (a, b) in enumerate(zip(old, new, strict=False)):
@@ -116,8 +123,8 @@ def reference_diff(old: Any, new: Any, path: list[Any], ops: list[list[Any]]) ->
             ops.append([path, new])
         else:
             ops.extend(mine)
-    elif isinstance(old, str) and isinstance(new, str) and len(new) >= M.SPLICE_FROM:
-        ops.append(M.splice(old, new, path))
+    elif isinstance(old, str) and isinstance(new, str) and len(new) >= D.SPLICE_FROM:
+        ops.append(D.splice(old, new, path))
     else:
         ops.append([path, new])
 
@@ -146,8 +153,8 @@ def test_legal_tables_equal_the_row_by_row_ones(
 ) -> None:
     (rules, players), seed = game
     for state in play(rules, players, seed, max_steps=120):
-        legal = M.legal_json(state, names, language)
-        assert wire(M.compact_legal(legal)) == wire(reference_compact_legal(legal))
+        legal = legal_json(state, names, language)
+        assert wire(compact_legal(legal)) == wire(reference_compact_legal(legal))
 
 
 @EXAMPLES
@@ -161,8 +168,8 @@ def test_remembered_legal_tables_equal_tables_made_afresh(
     (rules, players), seed = game
     for _ in range(2):
         for state in play(rules, players, seed, max_steps=120):
-            assert M.legal_tables(state, names, language) == M.compact_legal(
-                M.legal_json(state, names, language))
+            assert legal_tables(state, names, language) == compact_legal(
+                legal_json(state, names, language))
 
 
 @EXAMPLES
@@ -178,13 +185,13 @@ def test_texts_remembered_across_games_equal_fresh_ones(
             for action in actions:
                 message = state.describe(action)
                 for form in ("action", "log"):
-                    assert (M.cached_render(message, form, names, language)
+                    assert (cached_render(message, form, names, language)
                             == render(message, form, names, language))
 
 
 def test_a_text_naming_a_player_is_not_shared_across_names() -> None:
     message = Message("swap", {"give": "a", "player": 1, "take": "b"})
-    texts = {M.cached_render(message, "action", names) for names in NAMES}
+    texts = {cached_render(message, "action", names) for names in NAMES}
     assert texts == {render(message, "action", names) for names in NAMES}
     assert len(texts) == 2
 
@@ -193,17 +200,17 @@ def test_a_text_naming_a_player_is_not_shared_across_names() -> None:
 @given(GAMES)
 def test_diffs_equal_the_item_by_item_ones(game: tuple[tuple[str, int], int]) -> None:
     (rules, players), seed = game
-    board = M.BoardCache()
+    board = BoardCache()
     before: Any = None
     for state in play(rules, players, seed, max_steps=150):
         view = state.view(None)
         now = {"board": dict(board.update(view)), "position": view.position_json(),
-               "players": M.players_json(view),
-               "legal": M.compact_legal(M.legal_json(view.state, NAMES[0]))}
+               "players": players_json(view),
+               "legal": compact_legal(legal_json(view.state, NAMES[0]))}
         if before is not None:
             fast: list[list[Any]] = []
             slow: list[list[Any]] = []
-            M.diff(before, now, [], fast)
+            D.diff(before, now, [], fast)
             reference_diff(before, now, [], slow)
             assert fast == slow
         before = now
@@ -221,14 +228,14 @@ def test_space_signatures_change_where_the_reference_ones_do(
     before: tuple[dict[int, Any], dict[int, Any]] | None = None
     rng = random.Random(seed)
     for state in play(rules, players, seed, max_steps=150):
-        cells = M.drawn_cells(state)
-        fast, slow = M.space_signatures(state, cells), reference_signatures(state, cells)
+        cells = svg.drawn_cells(state)
+        fast, slow = space_signatures(state, cells), reference_signatures(state, cells)
         if before is not None:
             assert ({c for c in cells if before[0].get(c) != fast[c]}
                     == {c for c in cells if before[1].get(c) != slow[c]})
         before = fast, slow
         cell = rng.choice(cells)
-        picture = board_spaces(state, [cell])[0]
+        picture = svg.board_spaces(state, [cell])[0]
         key = (cell, fast[cell])
         assert seen.setdefault(key, str(picture)) == str(picture)
 
@@ -242,7 +249,7 @@ def test_a_board_redrawn_where_something_changed_equals_one_drawn_afresh(
     """Only the spaces where a part of the position changed are looked at again: the
     pieces still equal the whole board's drawn anew, with undos among the moves."""
     (rules, players), seed = game
-    patched = M.BoardCache(language)
+    patched = BoardCache(language)
     rng = random.Random(seed)
     for step, state in enumerate(play(rules, players, seed, max_steps=150)):
         if state.can_undo() and rng.random() < 0.1:
@@ -250,7 +257,7 @@ def test_a_board_redrawn_where_something_changed_equals_one_drawn_afresh(
         view = state.view(None)
         parts = patched.update(view)
         if step % 4 == 0:
-            assert parts == M.BoardCache(language).update(view)
+            assert parts == BoardCache(language).update(view)
 
 
 def reference_common_prefix(x: str, y: str) -> int:
@@ -276,7 +283,31 @@ def test_splices_equal_the_bisected_ones(head: str, one: str, other: str, tail: 
     old, new = head + one + tail, head + other + tail
     a = reference_common_prefix(old, new)
     b = reference_common_prefix(old[a:][::-1], new[a:][::-1])
-    assert M._common_ends(old, new) == (a, b)  # noqa: SLF001
-    op = M.splice(old, new, ["x"])
+    assert D._common_ends(old, new) == (a, b)  # noqa: SLF001
+    op = D.splice(old, new, ["x"])
     if len(op) == 4:
         assert old[:op[2]] + op[1] + old[len(old) - op[3]:] == new
+
+
+@settings(max_examples=6, deadline=None, database=None,
+          suppress_health_check=[HealthCheck.too_slow])
+@given(GAMES, st.sampled_from(LANGUAGES))
+def test_spaces_from_remembered_pieces_equal_spaces_drawn_in_one_go(
+    game: tuple[tuple[str, int], int], language: str,
+) -> None:
+    """The server draws a space from parts remembered from any game (its tile, its
+    figures, the rest): the text and the shapes, with their order, are those of
+    tikal.svg drawing the space in one go, and no shape draws another (so the shapes a
+    board defines are those its spaces draw)."""
+    (rules, players), seed = game
+    rng = random.Random(seed)
+    for state in play(rules, players, seed, max_steps=200):
+        cells = rng.sample(svg.drawn_cells(state), 3)
+        view = state.view(None)
+        drawn = drawn_spaces(view, cells, space_signatures(state, cells), language)
+        for cell in cells:
+            plain = svg.space(state, cell, language=language)
+            text, shapes = drawn[label(cell)]
+            assert text == plain.text
+            assert list(shapes.items()) == list(svg.shape_texts(plain.shapes).items())
+            assert not any("href" in shape for shape in shapes.values())

@@ -286,14 +286,30 @@ def test_module_examples_and_notebook_picture() -> None:
 
 def test_svg_imports_only_the_engine_core() -> None:
     """tikal.game imports tikal.svg (for ``_repr_svg_``), so svg must not import it back."""
-    tree = ast.parse(Path(tikal.svg.__file__).read_text(encoding="utf-8"))
+    package = Path(tikal.svg.__file__).parent
     local: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.ImportFrom):
-            assert node.level == 1 or not (node.module or "").startswith("tikal")
-            if node.level == 1:
-                local |= {node.module} if node.module else {a.name for a in node.names}
+    for path in package.glob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom):
+                assert node.level in (1, 2) or not (node.module or "").startswith("tikal")
+                if node.level == 2:  # from the package above: the engine's modules
+                    local |= {node.module} if node.module else {a.name for a in node.names}
     assert local <= {"state", "view", "hexes", "components", "seats", "messages"}, local
+
+
+def test_svg_keeps_nothing_between_calls() -> None:
+    """Pure drawing: no module of tikal.svg holds a cache (the web server keeps its own)."""
+    for path in Path(tikal.svg.__file__).parent.glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        decorators = [ast.unparse(d) for node in ast.walk(tree)
+                      if isinstance(node, ast.FunctionDef) for d in node.decorator_list]
+        assert not [d for d in decorators if "cache" in d], path.name
+        for node in tree.body:  # no empty module-level dict, list or set to fill
+            value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+            empty = ((isinstance(value, (ast.Dict, ast.List, ast.Set)) and not ast.unparse(
+                value).strip("{}[]()")) or (isinstance(value, ast.Call) and not value.args
+                and ast.unparse(value.func) in ("dict", "list", "set", "OrderedDict")))
+            assert not empty, f"{path.name}:{node.lineno}"
 
 
 def test_temples_show_their_height_as_stacked_levels() -> None:
@@ -445,28 +461,52 @@ def test_a_picture_in_another_language_differs_only_in_its_words(language: str) 
 
 @pytest.mark.parametrize(("rules", "players", "language"),
                          [("standard", 4, "en"), ("standard", 2, "ja"), ("demo", 2, "de")])
-def test_spaces_from_remembered_pieces_equal_spaces_drawn_in_one_go(
-    rules: str, players: int, language: str,
-) -> None:
-    """board_spaces writes tile and figure pieces drawn before (in any game) into the
-    space: the text, and the shapes with their order, are those of the space drawn in
-    one go, and the spaces are the whole board's."""
+def test_a_board_in_pieces_joins_into_the_board(rules: str, players: int, language: str) -> None:
+    """board() is its pieces joined; a space drawn alone, and each of its parts drawn
+    alone, is the board's, with the shapes it draws defined in the board's <defs>."""
     game = Game.new(rules, players, seed=5)
     rng = random.Random(5)
-    for _ in range(250):
+    for step in range(250):
         if game.is_over:
             break
-        cells = rng.sample(sorted(set(game.tiles) | game.frontier), 3)
-        spaces, shapes = tikal.svg.board_spaces(game, cells, language=language)
-        defs = tikal.svg._Defs()  # noqa: SLF001 (the plain drawing, as board() does it)
-        plain = {}
-        for cell in cells:
-            x, y = hexes.pixel(cell, 50)
-            plain[label(cell)] = tikal.svg._text(tikal.svg._space(  # noqa: SLF001
-                defs, game, cell, x, y, 50, {}, None, True, language))
-        assert spaces == plain
-        assert list(shapes.items()) == [
-            (key, tikal.svg._text(shape)) for key, shape in defs.shapes.items()]  # noqa: SLF001
+        pieces = tikal.svg.board_pieces(game, language=language)
         whole = tikal.svg.board(game, language=language)
-        assert all(text in whole for text in spaces.values())
+        assert pieces.svg() == whole
+        cells = rng.sample(tikal.svg.drawn_cells(game), 3)
+        texts, shapes = tikal.svg.board_spaces(game, cells, language=language)
+        for cell in cells:
+            alone = tikal.svg.space(game, cell, language=language)
+            assert alone.text == pieces.spaces[label(cell)].text == texts[label(cell)]
+            parts = (tikal.svg.space_head(game, cell, language=language),
+                     tikal.svg.space_tile(game, cell, language=language),
+                     tikal.svg.space_marks(game, cell, language=language),
+                     tikal.svg.space_figures(game, cell, language=language),
+                     tikal.svg.space_tail(cell))
+            assert [p.text for p in parts] == [p.text for p in alone.parts]
+            assert [list(p.shapes) for p in parts] == [list(p.shapes) for p in alone.parts]
+            drawn = tikal.svg.shape_texts(alone.shapes)
+            assert all(pieces.defs[key] == text for key, text in drawn.items())
+            assert set(re.findall(r'href="#([^"]+)"', alone.text)) == set(drawn)
+        assert all(pieces.defs[key] == text for key, text in shapes.items())
+        if step % 50 == 0:
+            assert tikal.svg.board_root(game, language=language) == pieces.root
         game.apply(rng.choice(game.legal_actions()))
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_pictures_are_written_as_elementtree_writes_them(language: str) -> None:
+    """tikal.svg writes its elements itself (many small pieces): the text is
+    ElementTree's, escapes and all."""
+    from tikal.svg import draw
+
+    game = played("standard", 4, 300, seed=3)
+    defs = draw.Defs()
+    elements = [draw.node("text", 'a <b> & "c"\r\n\t', x=1.5, data_y='<"&>\n'),
+                draw.node("g", class_="x"), draw.group(draw.node("title", "\u6f22 \u00d7"))]
+    elements[2][0].tail = "tail & <more>"
+    for cell in tikal.svg.drawn_cells(game):
+        space = tikal.svg.space(game, cell, language=language, note="<2 & 3>")
+        defs.shapes.update(space.shapes)
+    elements += list(defs.shapes.values())
+    for element in elements:
+        assert draw.text_of(element) == ET.tostring(element, encoding="unicode")

@@ -14,8 +14,9 @@ from typing import Any
 
 import pytest
 
-from tikal.loadtest import apply_message
-from tikal.server.messages import expand_legal
+from tikal.server.wire.client import apply_message
+from tikal.server.wire.codec import decode, encode, encode_bytes
+from tikal.server.wire.legal import expand_legal
 from wire_fixtures import SCRIPTS, Script, dump, path_of, record
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -48,3 +49,16 @@ def test_applying_the_messages_gives_the_servers_full_state(script: Script) -> N
                 assert state == point["full"], f"{conn['seats']}: after message {n}"
                 assert expand_legal(state["legal"]) == point["legal"]
         assert not checkpoints, "every checkpoint was reached"
+
+
+def test_the_codec_reads_back_what_it_writes_and_only_server_messages() -> None:
+    """encode/decode is the one JSON codec of the protocol: every recorded message comes
+    back as it went, and text that is no server message is refused."""
+    for script in SCRIPTS:
+        for conn in stored(script)["connections"]:
+            for message in conn["messages"]:
+                assert decode(encode(message)) == message
+                assert decode(encode_bytes(message)) == message
+    for text in ('{"type": "hello", "token": null}', "[1, 2]", '{"state": 3}'):
+        with pytest.raises(ValueError, match="not a server message"):
+            decode(text)

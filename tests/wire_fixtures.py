@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import random
-import sys
 import tempfile
 from contextlib import ExitStack
 from dataclasses import dataclass
@@ -53,8 +52,7 @@ SCRIPTS = (
 
 def expanded(legal: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
     """A state's legal tables as entries (the protocol's own expansion)."""
-    sys.path.insert(0, str(HERE))
-    from tikal.server.messages import expand_legal
+    from tikal.server.wire.legal import expand_legal
 
     return expand_legal(legal)
 

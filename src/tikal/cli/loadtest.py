@@ -1,5 +1,5 @@
 """``tikal loadtest``: a load benchmark of the web server on 127.0.0.1 (see
-:mod:`tikal.loadtest`); prints one table row per scenario."""
+:mod:`tikal.server.loadtest`); prints one table row per scenario."""
 
 from __future__ import annotations
 
@@ -50,7 +50,7 @@ def loadtest(
 ) -> None:
     """Load the web server: start it on 127.0.0.1, play many games over WebSocket and HTTP,
     print moves/s, latency percentiles, message sizes, server memory and errors."""
-    from ..loadtest import Options, run, summary
+    from ..server.loadtest import Options, run, summary
 
     language = language_of(lang)
     chosen = scenario or list(SCENARIOS)

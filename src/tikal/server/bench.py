@@ -4,7 +4,7 @@ A move costs the server, besides the event loop: the move itself (:meth:`Manager
 parse, apply, store), the game's new snapshot (:meth:`Publisher.snapshot`: the public
 part, the log, the diff to the previous public part), each seat's part (its legal
 actions) and each connection's message (:meth:`Snapshot.delta` and
-:func:`~tikal.server.hub.encode`).  This drives exactly those over ``games`` random
+:func:`~tikal.server.wire.codec.encode`).  This drives exactly those over ``games`` random
 games of human seats, with a real SQLite file, as the hub does after every move, and
 times each phase with :func:`time.process_time`: CPU time, so another busy core does not
 count.  The storage's sync waits are not CPU; the move's wall time, which includes them,
@@ -25,10 +25,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .hub import encode
 from .manager import Manager
-from .messages import Publisher, Snapshot
+from .round.snapshot import Publisher, Snapshot
 from .storage import SqliteStorage
+from .wire.codec import encode
+from .wire.schema import SeatPart
 
 #: The phases timed, in the order a move goes through them.
 PHASES: tuple[str, ...] = ("act", "snapshot", "seats", "messages")
@@ -41,7 +42,7 @@ class _Table:
 
     game_id: str
     tokens: list[str]
-    held: dict[int, tuple[int, dict[str, Any]]] = field(default_factory=dict)
+    held: dict[int, tuple[int, SeatPart]] = field(default_factory=dict)
 
 
 @dataclass

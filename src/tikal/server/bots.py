@@ -30,7 +30,7 @@ from ..actions import Action
 from ..messages import Message
 from ..view import View
 from .errors import ServerError
-from .messages import action_entry
+from .round.legal import action_entry
 from .session import Session
 
 #: Strongest first: the hint button asks the first one that exists.

@@ -3,9 +3,10 @@
 The manager's change notices (from any thread: a request, a bot, another process) end
 up in :meth:`Hub.notify`.  Per game at most one broadcast runs at a time (a notice that
 comes meanwhile makes it run once more): it takes the game's latest
-:class:`~tikal.server.messages.Snapshot` (built off the event loop, once for every
+:class:`~tikal.server.round.snapshot.Snapshot` (built off the event loop, once for every
 connection) and queues to each connection a ``delta`` if that connection holds the
-previous snapshot, else the full ``state``.  Messages are encoded with orjson.
+previous snapshot, else the full ``state``.  Messages are encoded by
+:func:`tikal.server.wire.codec.encode`.
 """
 
 from __future__ import annotations
@@ -13,22 +14,19 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-import orjson
 from fastapi import WebSocket
 
 from .manager import Manager
-from .messages import Publisher, Snapshot
+from .round.snapshot import Publisher, Snapshot
 from .session import Session
+from .wire.codec import encode
+from .wire.schema import DeltaMessage, SeatPart, StateMessage
 
 log = logging.getLogger("tikal.server")
-
-
-def encode(message: dict[str, Any]) -> str:
-    """JSON text of a message (orjson: several times faster than the json module)."""
-    return orjson.dumps(message).decode()
 
 
 @dataclass(eq=False)
@@ -40,9 +38,10 @@ class Connection:
     language: str = "en"
     queue: asyncio.Queue[str] = field(default_factory=asyncio.Queue)
     rev: int = -1
-    had: dict[str, Any] | None = None
+    had: SeatPart | None = None
 
-    def put(self, message: dict[str, Any]) -> None:
+    def put(self, message: Mapping[str, Any]) -> None:
+        """Queue a message (:mod:`tikal.server.wire.schema`), encoded."""
         self.queue.put_nowait(encode(message))
 
     def put_snapshot(self, snap: Snapshot, full: bool = False) -> None:
@@ -50,6 +49,7 @@ class Connection:
         (always whole if ``full``); nothing if it holds a newer one already."""
         if snap.rev < self.rev or (snap.rev == self.rev and not full):
             return  # it holds this snapshot or a newer one (sent while this one was built)
+        message: StateMessage | DeltaMessage
         if not full and self.rev == snap.previous_rev and self.rev >= 0:
             message = snap.delta(self.seats, self.had)
         else:

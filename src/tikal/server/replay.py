@@ -20,7 +20,7 @@ from ..state import ScoreEvent
 from .errors import ServerError
 from .limits import MAX_NAME
 from .manager import Manager, plausible_id
-from .messages import score_json, score_line, seat_json
+from .round.texts import score_json, score_line, seat_json
 from .store import GameRecord, SeatRecord, StorageUnavailable, UploadCap
 from .store.rows import upload_digest
 

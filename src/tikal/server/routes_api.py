@@ -5,7 +5,6 @@ from __future__ import annotations
 import asyncio
 from typing import Any, Literal
 
-import orjson
 from fastapi import APIRouter, Header, Query, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
@@ -17,10 +16,11 @@ from .bots import bot_names, hint_bot_name
 from .deps import client_of, services
 from .i18n import request_language
 from .limits import MAX_NAME, parse_json
-from .messages import colour_name, rule_set_json
 from .replay import download_record
+from .round.texts import colour_name, rule_set_json
 from .routes_pages import render_rules
 from .session import Session
+from .wire.codec import ack, encode_bytes
 
 router = APIRouter(prefix="/api")
 
@@ -94,8 +94,9 @@ Reply = Query("ack", description="ack: just the new state counter (the WebSocket
 
 
 def json_bytes(data: Any, status: int = 200, headers: dict[str, str] | None = None) -> Response:
-    """A JSON response encoded with orjson (state messages are large)."""
-    return Response(orjson.dumps(data), status_code=status, headers=headers,
+    """A JSON response, encoded by the protocol's encoder (orjson: state messages are
+    large)."""
+    return Response(encode_bytes(data), status_code=status, headers=headers,
                     media_type="application/json")
 
 
@@ -157,7 +158,7 @@ async def answer_move(
 ) -> Response:
     if reply == "state":
         return await full_state(request, session, token)
-    return json_bytes({"type": "ack", "base": base, "state": session.state})
+    return json_bytes(ack(base, session.state))
 
 
 @router.post("/games/{game_id}/actions", tags=["play"])

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+from collections.abc import Mapping
 from typing import Any
 
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
@@ -16,10 +17,11 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from ..messages import Message
 from .deps import Services, services
 from .errors import ServerError
-from .hub import Connection, encode
+from .hub import Connection
 from .i18n import request_language
 from .limits import MAX_WS_MESSAGE, parse_json
 from .session import Session
+from .wire.codec import ack, encode, pong
 
 router = APIRouter()
 log = logging.getLogger("tikal.server")
@@ -60,7 +62,7 @@ async def _hello(ws: WebSocket, session: Session) -> tuple[str | None, tuple[int
 async def handle(
     svc: Services, conn: Connection, game_id: str, token: str | None, text: str,
     client: str,
-) -> list[dict[str, Any]]:
+) -> list[Mapping[str, Any]]:
     """One client message; returns direct replies (acks, errors, hints)."""
     manager = svc.manager
     try:
@@ -68,17 +70,17 @@ async def handle(
         kind = data.get("type")
         if kind in ("action", "undo"):
             svc.limits.check(client, "move")
-            state = data.get("state")
+            state: Any = data.get("state")  # the session refuses anything but an int
             if kind == "action":
                 session = await manager.act_soon(game_id, token, data.get("action"), state)
             else:
                 session = await asyncio.to_thread(manager.undo, game_id, token, state)
-            return [{"type": "ack", "base": state, "state": session.state}]
+            return [ack(state, session.state)]
         if kind == "hint":
             svc.limits.check(client, "hint")
             return [await svc.hints.ask(manager.get(game_id), conn.seats, conn.language)]
         if kind == "ping":
-            return [{"type": "pong", "state": manager.get(game_id).state}]
+            return [pong(manager.get(game_id).state)]
         if kind == "sync":
             await svc.hub.send_full(manager.get(game_id), conn)
             return []

@@ -1,0 +1,169 @@
+"""A load test's run: start the servers, create and play the games until the deadline,
+stop the servers; the figures as the table's cells."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import statistics
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+from .players import GameDriver, Stats
+from .servers import Server, has_option, start_servers, stop_servers
+
+
+@dataclass
+class Options:
+    games: int = 20
+    duration: float = 10.0
+    rate: float = 0.0
+    bot_games: int = 0
+    http_fraction: float = 0.0
+    processes: int = 1
+    db: str | None = None
+    bot_delay: float = 0.6
+    server_path: str | None = None
+    seed: int = 1
+    bot_level: str = "medium"
+    server_args: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Result:
+    options: Options
+    stats: Stats
+    elapsed: float
+    rss_mb: list[float]
+    cpu_seconds: float = float("nan")
+    client_cpu_seconds: float = float("nan")
+    #: Each server's garbage-collection pauses (None where a server did not report them).
+    gc: list[dict[str, Any] | None] = field(default_factory=list)
+
+
+@dataclass
+class Played:
+    """What the clients measured, and the timed window (``time.time()``) the servers'
+    collector pauses are counted in."""
+
+    stats: Stats
+    elapsed: float
+    server_cpu: float
+    client_cpu: float
+    window: tuple[float, float]
+
+
+async def _run_clients(opts: Options, servers: list[Server]) -> Played:
+    stats = Stats()
+    rng = random.Random(opts.seed)
+    limits = httpx.Limits(max_connections=200)
+    async with httpx.AsyncClient(timeout=30, limits=limits) as http:
+        deadline = time.perf_counter() + opts.duration + 60  # creation may take a while
+        drivers = []
+        total = opts.games + opts.bot_games
+        for i in range(total):
+            use_http = i < opts.games and rng.random() < opts.http_fraction
+            driver = GameDriver(stats, servers, http, opts.rate, deadline, use_http,
+                                random.Random(rng.random()))
+            driver.bot_level = opts.bot_level
+            await driver.create(bots=i >= opts.games)
+            await driver.connect()
+            drivers.append(driver)
+        start, began = time.perf_counter(), time.time()
+        cpu = sum(s.cpu_seconds() for s in servers)
+        own = time.process_time()
+        for driver in drivers:
+            driver.deadline = start + opts.duration
+        await asyncio.gather(*(d.play() for d in drivers), return_exceptions=True)
+        elapsed = time.perf_counter() - start
+        cpu = sum(s.cpu_seconds() for s in servers) - cpu
+        own = time.process_time() - own
+    return Played(stats, elapsed, cpu, own, (began, time.time()))
+
+
+def _event_loop() -> asyncio.AbstractEventLoop:
+    """uvloop's loop where it is installed (uvicorn's standard extra brings it, and the
+    server runs on it too): the client shares the machine with the server it measures,
+    so every microsecond it spends per move is one the server does not get."""
+    try:
+        import uvloop
+    except ImportError:  # pragma: no cover - uvicorn[standard] installs it
+        return asyncio.new_event_loop()
+    return uvloop.new_event_loop()
+
+
+def run(opts: Options) -> Result:
+    """Start the servers, play, stop them; the measurements."""
+    with tempfile.TemporaryDirectory(prefix="tikal-load-") as tmp:
+        db = opts.db or str(Path(tmp) / "load.sqlite3")
+        extra = list(opts.server_args)
+        if not opts.server_path or has_option(opts.server_path, "--no-limits"):
+            extra.append("--no-limits")  # servers older than the limits have none to lift
+        servers = start_servers(opts.processes, db, opts.server_path, opts.bot_delay, extra,
+                                Path(tmp))
+        try:
+            with asyncio.Runner(loop_factory=_event_loop) as runner:
+                played = runner.run(_run_clients(opts, servers))
+            rss = [s.peak_rss_mb() for s in servers]
+        finally:
+            stop_servers(servers)
+        pauses = [s.gc_pauses(*played.window) for s in servers]
+    return Result(opts, played.stats, played.elapsed, rss, played.server_cpu,
+                  played.client_cpu, pauses)
+
+
+def gc_cell(reports: list[dict[str, Any] | None]) -> str:
+    """Collections and the longest pause of each server (``-`` where not reported)."""
+    cells = []
+    for report in reports:
+        if report is None:
+            cells.append("-")
+            continue
+        count = sum(report[g]["count"] for g in ("0", "1", "2"))
+        cells.append(f"{count}/{report['max_ms']:.0f}")
+    return " + ".join(cells) or "-"
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
+def summary(result: Result) -> dict[str, str]:
+    """The figures of one run as table cells (ms, KB, MB)."""
+    s = result.stats
+
+    def ms(values: list[float], q: float) -> str:
+        return f"{percentile(values, q) * 1000:.1f}" if values else "-"
+
+    def kb(values: list[int], q: float) -> str:
+        return f"{percentile([float(v) for v in values], q) / 1024:.1f}" if values else "-"
+
+    errors = ", ".join(f"{k}: {v}" for k, v in sorted(s.errors.items())) or "0"
+    return {
+        "games": f"{s.games}",
+        "moves/s": f"{s.moves / result.elapsed:.0f}" if result.elapsed else "-",
+        "ack ms p50/95/99": f"{ms(s.acks, .5)}/{ms(s.acks, .95)}/{ms(s.acks, .99)}",
+        "update ms p50/95/99":
+            f"{ms(s.updates, .5)}/{ms(s.updates, .95)}/{ms(s.updates, .99)}",
+        "http ms p50/99": f"{ms(s.http_moves, .5)} / {ms(s.http_moves, .99)}",
+        "KB other p50/max": f"{kb(s.sizes_other, .5)} / {kb(s.sizes_other, 1)}",
+        "KB mover p50/max": f"{kb(s.sizes_mover, .5)} / {kb(s.sizes_mover, 1)}",
+        "bot - delay ms p50/max": (
+            f"{(statistics.median(s.bot_delays) - result.options.bot_delay) * 1000:.0f} / "
+            f"{(max(s.bot_delays) - result.options.bot_delay) * 1000:.0f}"
+            if s.bot_delays else "-"),
+        "RSS MB": " + ".join(f"{r:.0f}" for r in result.rss_mb),
+        "server CPU ms/move": f"{result.cpu_seconds * 1000 / s.moves:.1f}" if s.moves else "-",
+        "client CPU ms/move":
+            f"{result.client_cpu_seconds * 1000 / s.moves:.1f}" if s.moves else "-",
+        "GC pauses n/max ms": gc_cell(result.gc),
+        "errors": errors,
+    }
