@@ -18,7 +18,7 @@ from test_imports import PACKAGE, ROOT, modules
 from tikal.cli.extras import extra_providing, normalized, requirement_name
 
 #: Parts of the package that are the optional front ends (their extras say what they need).
-OPTIONAL_PARTS = ("tikal.server", "tikal.rl", "tikal.loadtest")
+OPTIONAL_PARTS = ("tikal.server", "tikal.rl")
 
 
 def project() -> dict[str, object]:

@@ -32,10 +32,10 @@ from test_analysis import blunder_record
 from tikal.server import create_app
 from tikal.server.errors import ServerError
 from tikal.server.manager import Manager
-from tikal.server.messages import readable
 from tikal.server.store import SqliteStorage, open_storage
 from tikal.server.store.protocol import DAMAGED
 from web_helpers import ROOT, ServerProcess
+from wire_oracles import readable
 
 HUMANS = [{"kind": "human", "name": "A"}, {"kind": "human", "name": "B"}]
 IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")

@@ -27,7 +27,7 @@ from typing import Any
 
 from .manager import Manager
 from .round.snapshot import Publisher, Snapshot
-from .storage import SqliteStorage
+from .store import SqliteStorage
 from .wire.codec import encode
 from .wire.schema import SeatPart
 

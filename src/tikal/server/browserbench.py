@@ -32,8 +32,9 @@ from typing import Any
 
 import httpx
 
-from ..loadtest import percentile, start_servers, stop_servers
-from .messages import expand_legal
+from .loadtest.run import percentile
+from .loadtest.servers import start_servers, stop_servers
+from .wire.legal import expand_legal
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
