@@ -34,6 +34,8 @@ from .manager import Manager
 from .replay import Replays
 from .routes_analysis import install as install_analysis
 from .routes_pages import page, static_dir
+from .security import SecuritySettings
+from .security import install as install_security
 from .storage import Storage, StorageUnavailable
 
 
@@ -191,10 +193,12 @@ def create_app(
     db_path: str | Path = "tikal.sqlite3", *, storage: Storage | None = None,
     bot_delay: float = 0.6, limit_settings: LimitSettings | None = None,
     analysis: AnalysisSettings | None = None, warm_bots: bool = False,
+    security: SecuritySettings | None = None,
 ) -> FastAPI:
     """The web app; every game lives in ``db_path`` (a SQLite file or a ``postgresql://``
     URL) or in ``storage``.  ``warm_bots`` starts the bots' worker processes with the
-    app (as ``tikal serve`` does) instead of at the first bot move."""
+    app (as ``tikal serve`` does) instead of at the first bot move.  ``security``: the
+    public URL, allowed hosts and origins (security.py; by default any host)."""
     store: Storage = storage if storage is not None else open_storage(db_path)
     manager = Manager(store, bot_delay=bot_delay)
     hub = Hub(manager)
@@ -215,6 +219,7 @@ def create_app(
     app.state.hub = hub
     app.state.storage = store
     app.add_middleware(BodyLimit)
+    install_security(app, security or SecuritySettings())  # headers, hosts, origins
     add_error_handlers(app)
     app.include_router(routes_pages.router)
     app.include_router(routes_api.router)

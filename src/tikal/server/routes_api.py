@@ -20,6 +20,7 @@ from .limits import MAX_NAME, parse_json
 from .messages import colour_name, rule_set_json
 from .replay import download_record, upload_record
 from .routes_pages import render_rules
+from .security import public_base
 from .session import Session
 
 router = APIRouter(prefix="/api")
@@ -128,7 +129,7 @@ async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
         body.options, body.hotseat, body.seed,
     )
     svc.keeper.created(client, session.game_id, bot_only)
-    base = str(request.base_url).rstrip("/")
+    base = public_base(request)
     for seat in links["seats"]:
         if seat["token"]:
             seat["url"] = f"{base}/play/{session.game_id}#t={seat['token']}"
