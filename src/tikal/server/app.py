@@ -31,6 +31,7 @@ from .i18n import request_language
 from .keeper import Keeper
 from .limits import BodyLimit, Limits, LimitSettings
 from .manager import Manager
+from .openapi import allowed_methods, document
 from .replay import Replays
 from .routes_analysis import install as install_analysis
 from .routes_pages import page, static_dir
@@ -177,16 +178,20 @@ def add_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:  # every method of the path, as RFC 9110 asks
+            headers["Allow"] = allowed_methods(request.app, dict(request.scope))
         if request.url.path.startswith("/api/"):
             code = HTTP_CODES.get(exc.status_code, "bad_request")
             return JSONResponse(
                 {"type": "error", "code": code,
                  "message": error_text(code, str(exc.detail), request_language(request))},
-                status_code=exc.status_code,
+                status_code=exc.status_code, headers=headers,
             )
         if exc.status_code == 404:
             return HTMLResponse(page("404.html", request_language(request)), status_code=404)
-        return JSONResponse({"message": str(exc.detail)}, status_code=exc.status_code)
+        return JSONResponse({"message": str(exc.detail)}, status_code=exc.status_code,
+                            headers=headers)
 
 
 def create_app(
@@ -227,5 +232,6 @@ def create_app(
     app.include_router(routes_tutorial.router)
     install_analysis(app, analysis)  # analyses of finished games (routes_analysis.py)
     app.mount("/static", StaticFiles(directory=static_dir()), name="static")
+    document(app)  # every status of every operation in /openapi.json (openapi.py)
     return app
 
