@@ -2,8 +2,9 @@
 per-client rate limits and caps on games.  Defaults are in docs/web.md ("Limits").
 
 Rate limits are token buckets per client address and kind of request (``create``,
-``upload``, ``hint``, ``move``, ``analysis``): a refused request gets HTTP 429 with ``Retry-After``
-(over the WebSocket an error with code ``rate_limited`` and ``retry_after``).
+``upload``, ``hint``, ``move``, ``sync``, ``analysis``): a refused request gets HTTP 429
+with ``Retry-After`` (over the WebSocket an error with code ``rate_limited`` and
+``retry_after``).
 """
 
 from __future__ import annotations
@@ -159,6 +160,8 @@ class LimitSettings:
     upload: Rate = Rate(20, 5)
     hint: Rate = Rate(30, 5)
     move: Rate = Rate(6000, 300)
+    #: a WebSocket's ``sync`` (each answered with a whole state, 17-40 KB)
+    sync: Rate = Rate(60, 10)
     #: starting a game's analysis (a background job; polling its progress is free)
     analysis: Rate = Rate(6, 3)
     games_per_client: int = 20
@@ -178,7 +181,8 @@ def scaled_settings(
 
     return LimitSettings(
         enabled=enabled, create=scale(base.create), upload=scale(base.upload),
-        hint=scale(base.hint), move=scale(base.move), analysis=scale(base.analysis),
+        hint=scale(base.hint), move=scale(base.move), sync=scale(base.sync),
+        analysis=scale(base.analysis),
         games_per_client=games_per_client,
         bot_only_games=bot_only_games, idle_seconds=idle_seconds,
     )
