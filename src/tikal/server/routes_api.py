@@ -136,11 +136,15 @@ async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
     client = client_of(request)
     svc.limits.check(client, "create")
     bot_only = all(s.kind == "bot" for s in body.seats)
-    svc.keeper.check_create(client, bot_only)
-    session, links = await asyncio.to_thread(
-        svc.manager.create, body.rules, [s.model_dump() for s in body.seats],
-        body.options, body.hotseat, body.seed,
-    )
+    svc.keeper.check_create(client, bot_only)  # holds the game's place under the caps
+    try:
+        session, links = await asyncio.to_thread(
+            svc.manager.create, body.rules, [s.model_dump() for s in body.seats],
+            body.options, body.hotseat, body.seed,
+        )
+    except BaseException:
+        svc.keeper.released(client, bot_only)
+        raise
     svc.keeper.created(client, session.game_id, bot_only)
     base = public_base(request)
     for seat in links["seats"]:
