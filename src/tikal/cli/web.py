@@ -92,6 +92,12 @@ def serve(
         str, typer.Option(help="Comma-separated proxy addresses (or networks) whose "
                           "X-Forwarded-For / X-Forwarded-Proto are trusted; none by "
                           "default. Behind nginx on this machine: 127.0.0.1.")] = "",
+    header_timeout: Annotated[
+        float, typer.Option(min=0.1, help="Seconds a request's headers may take; then "
+                            "408 and the connection is closed.")] = 10.0,
+    body_timeout: Annotated[
+        float, typer.Option(min=0.1, help="Seconds a request's body may take once its "
+                            "headers are in; then 408.")] = 60.0,
     lang: LangOption = None,
 ) -> None:
     """Serve the web app: play in the browser (hot-seat, invite links, bots), replays."""
@@ -102,11 +108,12 @@ def serve(
     from ..server.app import tune_gc_for_serving
     from ..server.gcstats import record_from_env
     from ..server.limits import scaled_settings
+    from ..server.timeouts import header_deadline_protocol
 
     security = security_settings(host, public_url, allowed_hosts, allowed_origins,
                                  language_of(lang))
     settings = scaled_settings(limits, games_per_client, bot_only_games, idle_seconds,
-                               rate_scale)
+                               rate_scale, body_timeout)
     analysis = AnalysisSettings.from_env().with_options(budget=analysis_budget,
                                                         jobs=analysis_jobs)
     web = create_app(db, bot_delay=bot_delay, limit_settings=settings, analysis=analysis,
@@ -119,4 +126,4 @@ def serve(
     proxies = comma_list(forwarded_allow_ips)
     uvicorn.run(web, host=host, port=port, log_level=log_level, ws_max_size=65536,
                 ws_per_message_deflate=ws_deflate, proxy_headers=bool(proxies),
-                forwarded_allow_ips=proxies)
+                forwarded_allow_ips=proxies, http=header_deadline_protocol(header_timeout))

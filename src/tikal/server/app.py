@@ -123,7 +123,7 @@ def start_cluster(storage: Storage, manager: Manager) -> Any:
 #: Validation errors of a well-formed value out of its range: 422, like other refusals.
 OUT_OF_RANGE = frozenset({"greater_than", "greater_than_equal", "less_than", "less_than_equal"})
 #: Error codes of HTTP errors raised by the framework itself.
-HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
+HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 408: "timeout", 413: "too_large"}
 
 log = logging.getLogger("tikal.server")
 #: Seconds a client should wait before sending a request again after a 503.
@@ -223,7 +223,7 @@ def create_app(
     app.state.manager = manager
     app.state.hub = hub
     app.state.storage = store
-    app.add_middleware(BodyLimit)
+    app.add_middleware(BodyLimit, body_seconds=limits.settings.body_seconds)
     install_security(app, security or SecuritySettings())  # headers, hosts, origins
     add_error_handlers(app)
     app.include_router(routes_pages.router)

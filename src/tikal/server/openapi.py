@@ -24,6 +24,7 @@ STATUS_TEXT = {
     404: "`unknown_game`, `no_frame` or `not_found`: no such game, replay, frame or step",
     409: "`stale` (the move is for another state; `state` is the current one), "
          "`not_finished` or `analysis_running`",
+    408: "`timeout`: the body did not arrive in time (docs/web.md, Limits)",
     413: "`too_large`: the body is over the limit (docs/web.md, Limits)",
     422: "`illegal`, `bad_action`, `bad_record` or `bad_request`: well formed, but a value "
          "out of range or refused by the rules (`rule`, `field`)",
@@ -58,9 +59,9 @@ def errors(*statuses: int) -> dict[int | str, dict[str, Any]]:
 OTHER_OPERATIONS: dict[tuple[str, str], tuple[int, ...]] = {
     ("GET", "/api/tutorial"): (400,),
     ("GET", "/api/tutorial/{part}/{step}"): (400, 404),
-    ("POST", "/api/tutorial/{part}/{step}"): (400, 404, 413, 422, 429),
+    ("POST", "/api/tutorial/{part}/{step}"): (400, 404, 408, 413, 422, 429),
     ("GET", "/api/replays/{replay_id}/analysis"): (404, 422, 503),
-    ("POST", "/api/replays/{replay_id}/analysis"): (404, 409, 413, 422, 429, 503),
+    ("POST", "/api/replays/{replay_id}/analysis"): (404, 408, 409, 413, 422, 429, 503),
 }
 
 

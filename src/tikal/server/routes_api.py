@@ -67,7 +67,7 @@ class TokenIn(BaseModel):
 
 
 #: The error statuses of a move, an undo or a hint (besides the framework's 400 / 422).
-PLAY_ERRORS = errors(400, 403, 404, 409, 413, 422, 429, 503)
+PLAY_ERRORS = errors(400, 403, 404, 408, 409, 413, 422, 429, 503)
 #: A record upload's body (FastAPI reads it raw: records are checked by tikal.record).
 RECORD_BODY = {"requestBody": {"required": True, "content": {
     "application/json": {"schema": record_schema()}}}}
@@ -127,7 +127,7 @@ async def list_games(request: Request) -> list[dict[str, Any]]:
 
 
 @router.post("/games", tags=["games"], status_code=201,
-             responses=errors(400, 413, 422, 429, 503))
+             responses=errors(400, 408, 413, 422, 429, 503))
 async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
     """Create a game. The answer holds each human seat's secret token (shown once).
     Rate limited per client; at most so many games in progress per client and so many
@@ -227,7 +227,7 @@ async def get_record(request: Request, game_id: str) -> JSONResponse:
 
 
 @router.post("/replays", tags=["replays"], status_code=201, openapi_extra=RECORD_BODY,
-             responses=errors(400, 413, 422, 429, 503))
+             responses=errors(400, 408, 413, 422, 429, 503))
 async def post_replay(request: Request) -> dict[str, Any]:
     """Upload a record (JSON body) to view it as a replay; rate limited per client."""
     svc = services(request)
