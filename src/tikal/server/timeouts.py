@@ -46,6 +46,7 @@ def header_deadline_protocol(seconds: float = HEADER_SECONDS) -> type[asyncio.Pr
         header_seconds = seconds
         _deadline: asyncio.TimerHandle | None = None
         _lingering = False
+        _expiring = False
 
         def connection_made(self, transport: Any) -> None:
             super().connection_made(transport)
@@ -72,17 +73,24 @@ def header_deadline_protocol(seconds: float = HEADER_SECONDS) -> type[asyncio.Pr
                 self._deadline = self.loop.call_later(self.header_seconds, self._expired)
 
         def _disarm(self) -> None:
+            self._expiring = False
             if self._deadline is not None:
                 self._deadline.cancel()
                 self._deadline = None
 
         def _expired(self) -> None:
+            """The deadline passed: act once what the socket already holds has been read
+            (a busy loop may run this timer before the read that completes the headers)."""
+            self._deadline = None
+            self._expiring = True
+            self.loop.call_soon(self._answer_timeout)
+
+        def _answer_timeout(self) -> None:
             """Answer 408 and close; the connection lingers a moment half-closed, reading
             and dropping what still comes, because closing a socket with unread data
             resets it and the client would never read the answer."""
-            self._deadline = None
             transport = self.transport
-            if transport.is_closing():
+            if not self._expiring or transport.is_closing():
                 return
             transport.write(timeout_answer(self.header_seconds))
             if not transport.can_write_eof():
