@@ -16,7 +16,7 @@ from pathlib import Path
 
 import httpx
 
-from web_helpers import ROOT, free_port
+from web_helpers import ROOT, free_port, stop_process
 
 NGINX = shutil.which("nginx") or "/usr/sbin/nginx"
 
@@ -93,10 +93,4 @@ class Nginx:
         return path.read_text()[-2000:] if path.exists() else ""
 
     def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=10)
+        stop_process(self.proc)

@@ -22,7 +22,7 @@ from fastapi.testclient import TestClient
 
 from tikal.server import create_app
 from tikal.server.hub import MAX_QUEUED, Connection
-from web_helpers import ServerProcess
+from web_helpers import ServerProcess, rss_mb
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 
@@ -30,14 +30,6 @@ TWO = [{"kind": "human"}, {"kind": "human"}]
 #: What 3 sockets x 10,000 unread syncs may add to the server's RSS (docs/web.md, Limits).
 FLOOD_RSS_BOUND_MB = 40
 SOCKETS, SYNCS = 3, 10_000
-
-
-def rss_mb(pid: int) -> float:
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    raise AssertionError("no VmRSS")
 
 
 def frame(text: str) -> bytes:

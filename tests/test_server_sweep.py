@@ -21,21 +21,13 @@ import httpx
 import pytest
 
 from tikal.loadtest import legal_actions
-from web_helpers import ServerProcess
+from web_helpers import ServerProcess, rss_mb
 
 pytestmark = pytest.mark.slow
 
 GAMES, MOVES = 150, 10
 IDLE = 2.0
 TWO = [{"kind": "human"}, {"kind": "human"}]
-
-
-def rss_mb(pid: int) -> float:
-    with open(f"/proc/{pid}/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    raise AssertionError("no VmRSS")
 
 
 async def play(client: httpx.AsyncClient, rng: random.Random) -> tuple[str, int]:
