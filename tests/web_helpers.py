@@ -33,10 +33,13 @@ def free_port() -> int:
 class ServerProcess:
     """``tikal serve`` in a subprocess, listening on 127.0.0.1 only."""
 
-    def __init__(self, db: Path, port: int | None = None, bot_delay: float = 0.05) -> None:
+    def __init__(self, db: Path, port: int | None = None, bot_delay: float = 0.05,
+                 options: tuple[str, ...] = ()) -> None:
         self.db = db
         self.port = port or free_port()
         self.bot_delay = bot_delay
+        #: more ``tikal serve`` options (``--forwarded-allow-ips``, ``--rate-scale`` ...)
+        self.options = options
         self.proc: subprocess.Popen[bytes] | None = None
         self.log = db.with_suffix(".log")
 
@@ -48,7 +51,7 @@ class ServerProcess:
         cmd = [
             sys.executable, "-c", "from tikal.cli import main; main()", "serve",
             "--host", "127.0.0.1", "--port", str(self.port), "--db", str(self.db),
-            "--bot-delay", str(self.bot_delay), "--log-level", "warning",
+            "--bot-delay", str(self.bot_delay), "--log-level", "warning", *self.options,
         ]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         with open(self.log, "ab") as out:
@@ -73,12 +76,27 @@ class ServerProcess:
             self.proc.wait(timeout=10)
 
     def stop(self) -> None:
-        if self.proc and self.proc.poll() is None:
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        stop_process(self.proc)
+
+
+def stop_process(proc: subprocess.Popen[bytes] | None) -> None:
+    """SIGTERM, then SIGKILL if it has not ended within 10 s."""
+    if proc and proc.poll() is None:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait(timeout=10)
+
+
+def rss_mb(pid: int) -> float:
+    """A process's resident memory now (VmRSS), in MB."""
+    with open(f"/proc/{pid}/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    raise AssertionError(f"no VmRSS for {pid}")
 
 
 # ------------------------------------------------------------------ browser test fixtures

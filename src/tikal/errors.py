@@ -72,18 +72,24 @@ class RecordError(ValueError):
 
     ``reason`` is the English text of the problem; ``message`` the whole error as a
     :class:`~tikal.messages.Message` (``record.entry`` with the problem, itself a message
-    such as ``record.out_of_step`` or an engine refusal), so it reads in any language.  A
-    plain string as the problem stays as it is in every language.
+    such as ``record.out_of_step`` or an engine refusal; ``record.header`` for index -1),
+    so it reads in any language.  A
+    plain string as the problem stays as it is in every language.  ``field`` names the
+    record's field at fault: ``log[12]`` for an entry, else a header field (``players``,
+    ``options.camp_needs_own_figure``) or ``scoring`` / ``result.scores``.
     """
 
-    def __init__(self, index: int, reason: str | Message, rule: str | None = None) -> None:
+    def __init__(self, index: int, reason: str | Message, rule: str | None = None,
+                 field: str | None = None) -> None:
         problem = reason if isinstance(reason, Message) else Message("record.text",
                                                                      {"text": reason})
-        self.message = Message("record.entry", {"index": index, "reason": problem})
+        where = "record.entry" if index >= 0 else "record.header"  # -1: the header
+        self.message = Message(where, {"index": index, "reason": problem})
         super().__init__(render(self.message))
         self.index = index
         self.reason = render(problem)
         self.rule = rule
+        self.field = field if field is not None else (f"log[{index}]" if index >= 0 else "")
 
     def text(self, language: str = "en") -> str:
         return render(self.message, language=language)

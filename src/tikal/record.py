@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Any, TypeVar
 
 from .actions import Action, LogStep, log_steps, parse_action
-from .components import rule_set
+from .components import RULE_SET_NAMES, rule_set
 from .errors import ChanceError, IllegalAction, NotationError, RecordError
 from .messages import Message
 from .state import GameState
@@ -43,7 +43,7 @@ def game_record(game: GameState) -> dict[str, Any]:
 
 def _parse_log(log: Any) -> list[Action]:
     if not isinstance(log, list):
-        raise RecordError(0, Message("record.log_list"))
+        raise RecordError(0, Message("record.log_list"), field="log")
     actions = []
     for i, entry in enumerate(log):
         if not isinstance(entry, str):
@@ -57,31 +57,64 @@ def _parse_log(log: Any) -> list[Action]:
     return actions
 
 
+def _header_error(field: str, problem: Message) -> RecordError:
+    """A header field that is wrong, named with what it must be."""
+    return RecordError(-1, Message("record.field", {"field": field, "reason": problem}),
+                       field=field)
+
+
+def _is_int(value: Any) -> bool:
+    """An integer of JSON (a boolean is not one, though Python counts it as one)."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _header(record: dict[str, Any]) -> tuple[str, int, int | None, dict[str, Any]]:
+    """(rules, players, seed, options) of a record, each checked for its type and range:
+    every field a record may carry is named when it is wrong, before anything is set up."""
+    version = record.get("version", VERSION)
+    if not _is_int(version) or version != VERSION:
+        raise _header_error("version", Message("record.version", {"version": VERSION}))
+    rules = record.get("rules")
+    if not isinstance(rules, str) or rules not in RULE_SET_NAMES:
+        raise _header_error("rules", Message(
+            "record.rules", {"names": ", ".join(RULE_SET_NAMES)}))
+    counts = rule_set(rules).player_counts
+    players = record.get("players")
+    if not _is_int(players) or players not in counts:
+        raise _header_error("players", Message(
+            "record.players", {"counts": ", ".join(map(str, counts))}))
+    seed = record.get("seed")
+    if seed is not None and not _is_int(seed):
+        raise _header_error("seed", Message("record.seed"))
+    return rules, players, seed, _options(rules, record.get("options", {}))
+
+
+def _options(rules: str, options: Any) -> dict[str, Any]:
+    """The record's options: an object of the rule set's options, each of its default's
+    type (``camp_needs_own_figure`` is true or false, never 1)."""
+    defaults = rule_set(rules).default_options
+    if not isinstance(options, dict):
+        raise _header_error("options", Message("record.options_object"))
+    for name, value in options.items():
+        if name not in defaults:
+            raise _header_error(f"options.{name}", Message("record.option_unknown", {
+                "rules": rules, "names": ", ".join(defaults) or "-"}))
+        if type(value) is not type(defaults[name]):
+            key = "record.option_bool" if isinstance(defaults[name], bool) else "record.option_type"
+            raise _header_error(f"options.{name}", Message(key, {"default": defaults[name]}))
+    return options
+
+
 def _new_game(record: dict[str, Any], cls: type[S]) -> S:
-    try:
-        players = record.get("players")
-        options = record.get("options", {})
-        seed = record.get("seed")
-        if not isinstance(players, int) or not isinstance(options, dict):
-            counts = rule_set(str(record.get("rules", ""))).player_counts
-            problem = Message("record.players", {"counts": ", ".join(map(str, counts))})
-            raise RecordError(-1, Message("record.header", {"reason": problem}))
-        if seed is not None and not isinstance(seed, int):
-            raise RecordError(-1, Message("record.header", {"reason": Message("record.seed")}))
-        return cls.setup(str(record.get("rules", "")), players, seed, **options)
-    except RecordError:
-        raise
-    except ValueError:
-        problem = Message("record.setup", {"rules": str(record.get("rules", "")),
-                                           "players": str(record.get("players"))})
-        raise RecordError(-1, Message("record.header", {"reason": problem})) from None
+    rules, players, seed, options = _header(record)
+    return cls.setup(rules, players, seed, **options)
 
 
 def replay_record(record: Any, cls: type[S]) -> S:
     """Replay a record exactly as a game of class ``cls``; raises :class:`RecordError` at
     the first bad entry."""
     if not isinstance(record, dict) or record.get("format") != FORMAT:
-        raise RecordError(-1, Message("record.not_format", {"format": FORMAT}))
+        raise RecordError(-1, Message("record.not_format", {"format": FORMAT}), field="format")
     actions = _parse_log(record.get("log"))
     game = _new_game(record, cls)
     steps = log_steps(actions)
@@ -111,11 +144,24 @@ def _replay_step(game: GameState, step: LogStep, index: int) -> None:
 
 
 def _check_outcome(game: GameState, record: dict[str, Any]) -> None:
+    """The record's scoring and result, if it has them, must be the replayed game's."""
     n = len(game.history)
     scoring = record.get("scoring")
     if scoring is not None and scoring != [e.to_json() for e in game.score_events]:
-        raise RecordError(n, Message("record.scoring_differs"))
+        raise RecordError(n, Message("record.scoring_differs"), field="scoring")
     result = record.get("result")
-    if isinstance(result, dict) and "scores" in result and result["scores"] != game.scores:
+    if result is None:
+        return
+    if not isinstance(result, dict):
+        raise RecordError(n, Message("record.result_object"), field="result")
+    if "scores" in result and result["scores"] != game.scores:
         raise RecordError(n, Message("record.scores_differ", {
-            "claimed": str(result["scores"]), "actual": str(game.scores)}))
+            "claimed": str(result["scores"]), "actual": str(game.scores)}),
+            field="result.scores")
+    actual = {"over": game.is_over, "winners": game.winners}
+    for name, value in actual.items():
+        claimed = result.get(name, value)
+        if type(claimed) is not type(value) or claimed != value:
+            raise RecordError(n, Message("record.result_differs", {
+                "field": name, "claimed": str(claimed)[:40], "actual": str(value)}),
+                field=f"result.{name}")

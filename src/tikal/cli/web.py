@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
 from .common import LangOption, language_of, say
 from .db import refuse_start, say_set_aside
+
+if TYPE_CHECKING:
+    from ..server.security import SecuritySettings
 
 
 def register(app: typer.Typer) -> None:
@@ -20,6 +23,22 @@ def where_stored(db: str) -> str:
     from ..server.store.protocol import shown_location
 
     return shown_location(db)
+
+
+def comma_list(text: str | None) -> list[str]:
+    return [part.strip() for part in (text or "").split(",") if part.strip()]
+
+
+def security_settings(host: str, public_url: str | None, allowed_hosts: str | None,
+                      allowed_origins: str, language: str = "en") -> SecuritySettings:
+    """The public URL, hosts and origins of ``tikal serve`` (security.py)."""
+    from ..server.security import SecuritySettings, default_hosts, public_url_problem
+
+    if public_url is not None and public_url_problem(public_url):
+        raise typer.BadParameter(say("serve.public_url", language, url=public_url),
+                                 param_hint="--public-url")
+    hosts = comma_list(allowed_hosts) or list(default_hosts(host, public_url))
+    return SecuritySettings(public_url, tuple(hosts), tuple(comma_list(allowed_origins)))
 
 
 def serve(
@@ -61,6 +80,27 @@ def serve(
         bool, typer.Option(help="Compress WebSocket messages (permessage-deflate). Off by "
                            "default: messages after a move are 2-4 KB, and compressing them "
                            "took a tenth of the server's CPU.")] = False,
+    public_url: Annotated[
+        str | None, typer.Option(help="The URL players reach this server at, e.g. "
+                                 "https://tikal.example (invite links use it; else the "
+                                 "request's Host).")] = None,
+    allowed_hosts: Annotated[
+        str | None, typer.Option(help="Comma-separated Host names answered (others get 400); "
+                                 "default: the public URL's host and loopback names, or "
+                                 "loopback names on loopback, or any on 0.0.0.0.")] = None,
+    allowed_origins: Annotated[
+        str, typer.Option(help="Comma-separated page origins whose WebSockets are accepted "
+                          "besides the server's own ('*': any).")] = "",
+    forwarded_allow_ips: Annotated[
+        str, typer.Option(help="Comma-separated proxy addresses (or networks) whose "
+                          "X-Forwarded-For / X-Forwarded-Proto are trusted; none by "
+                          "default. Behind nginx on this machine: 127.0.0.1.")] = "",
+    header_timeout: Annotated[
+        float, typer.Option(min=0.1, help="Seconds a request's headers may take; then "
+                            "408 and the connection is closed.")] = 10.0,
+    body_timeout: Annotated[
+        float, typer.Option(min=0.1, help="Seconds a request's body may take once its "
+                            "headers are in; then 408.")] = 60.0,
     lang: LangOption = None,
 ) -> None:
     """Serve the web app: play in the browser (hot-seat, invite links, bots), replays."""
@@ -72,15 +112,18 @@ def serve(
     from ..server.gcstats import record_from_env
     from ..server.limits import scaled_settings
     from ..server.store import StorageUnavailable, UploadCap
+    from ..server.timeouts import header_deadline_protocol
 
     language = language_of(lang)
+    security = security_settings(host, public_url, allowed_hosts, allowed_origins, language)
     settings = scaled_settings(limits, games_per_client, bot_only_games, idle_seconds,
-                               rate_scale)
+                               rate_scale, body_timeout)
     analysis = AnalysisSettings.from_env().with_options(budget=analysis_budget,
                                                         jobs=analysis_jobs)
     try:  # the database is opened and the games in play loaded before the port opens
         web = create_app(db, bot_delay=bot_delay, limit_settings=settings, analysis=analysis,
-                         warm_bots=True, uploads=UploadCap(upload_cap, upload_cap_mb))
+                         warm_bots=True, uploads=UploadCap(upload_cap, upload_cap_mb),
+                         security=security)
         say_set_aside(web.state.manager.load_unfinished(), db, language)
     except StorageUnavailable as fault:
         raise refuse_start(fault, db, language) from None
@@ -89,5 +132,7 @@ def serve(
                    where=where_stored(db)))
     tune_gc_for_serving()
     record_from_env()  # the collector's pauses, for tikal loadtest (gcstats.py)
+    proxies = comma_list(forwarded_allow_ips)
     uvicorn.run(web, host=host, port=port, log_level=log_level, ws_max_size=65536,
-                ws_per_message_deflate=ws_deflate)
+                ws_per_message_deflate=ws_deflate, proxy_headers=bool(proxies),
+                forwarded_allow_ips=proxies, http=header_deadline_protocol(header_timeout))

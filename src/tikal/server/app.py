@@ -30,9 +30,12 @@ from .i18n import request_language
 from .keeper import Keeper
 from .limits import BodyLimit, Limits, LimitSettings
 from .manager import Manager
+from .openapi import allowed_methods, document
 from .replay import Replays
 from .routes_analysis import install as install_analysis
 from .routes_pages import page, static_dir
+from .security import SecuritySettings
+from .security import install as install_security
 from .store import Storage, UploadCap, open_storage
 
 
@@ -122,7 +125,7 @@ def start_cluster(storage: Storage, manager: Manager) -> Any:
 #: Validation errors of a well-formed value out of its range: 422, like other refusals.
 OUT_OF_RANGE = frozenset({"greater_than", "greater_than_equal", "less_than", "less_than_equal"})
 #: Error codes of HTTP errors raised by the framework itself.
-HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 413: "too_large"}
+HTTP_CODES = {404: "not_found", 405: "method_not_allowed", 408: "timeout", 413: "too_large"}
 
 log = logging.getLogger("tikal.server")
 
@@ -163,16 +166,20 @@ def add_error_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        headers = dict(exc.headers or {})
+        if exc.status_code == 405:  # every method of the path, as RFC 9110 asks
+            headers["Allow"] = allowed_methods(request.app, dict(request.scope))
         if request.url.path.startswith("/api/"):
             code = HTTP_CODES.get(exc.status_code, "bad_request")
             return JSONResponse(
                 {"type": "error", "code": code,
                  "message": error_text(code, str(exc.detail), request_language(request))},
-                status_code=exc.status_code,
+                status_code=exc.status_code, headers=headers,
             )
         if exc.status_code == 404:
             return HTMLResponse(page("404.html", request_language(request)), status_code=404)
-        return JSONResponse({"message": str(exc.detail)}, status_code=exc.status_code)
+        return JSONResponse({"message": str(exc.detail)}, status_code=exc.status_code,
+                            headers=headers)
 
 
 def create_app(
@@ -180,11 +187,13 @@ def create_app(
     bot_delay: float = 0.6, limit_settings: LimitSettings | None = None,
     analysis: AnalysisSettings | None = None, warm_bots: bool = False,
     uploads: UploadCap | None = None,
+    security: SecuritySettings | None = None,
 ) -> FastAPI:
     """The web app; every game lives in ``db_path`` (a SQLite file or a ``postgresql://``
     URL) or in ``storage``.  ``warm_bots`` starts the bots' worker processes with the
     app (as ``tikal serve`` does) instead of at the first bot move; ``uploads`` caps the
-    uploaded records kept.  A database that cannot be opened raises
+    uploaded records kept; ``security``: the public URL, allowed hosts and origins
+    (security.py; by default any host).  A database that cannot be opened raises
     :class:`~tikal.server.store.StorageUnavailable` (its ``cause`` says why)."""
     store: Storage = storage if storage is not None else open_storage(db_path)
     manager = Manager(store, bot_delay=bot_delay)
@@ -205,7 +214,8 @@ def create_app(
     app.state.manager = manager
     app.state.hub = hub
     app.state.storage = store
-    app.add_middleware(BodyLimit)
+    app.add_middleware(BodyLimit, body_seconds=limits.settings.body_seconds)
+    install_security(app, security or SecuritySettings())  # headers, hosts, origins
     add_error_handlers(app)
     app.include_router(routes_pages.router)
     app.include_router(routes_api.router)
@@ -213,5 +223,6 @@ def create_app(
     app.include_router(routes_tutorial.router)
     install_analysis(app, analysis)  # analyses of finished games (routes_analysis.py)
     app.mount("/static", StaticFiles(directory=static_dir()), name="static")
+    document(app)  # every status of every operation in /openapi.json (openapi.py)
     return app
 

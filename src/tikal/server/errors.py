@@ -24,7 +24,7 @@ class ServerError(Exception):
     def __init__(
         self, code: str, message: str | Message, status: int = 400, rule: str | None = None,
         state: int | None = None, reason: Message | None = None,
-        retry_after: float | None = None,
+        retry_after: float | None = None, field: str | None = None,
     ) -> None:
         #: the refusal's words as a catalog message (None for a plain English text)
         self.detail = message if isinstance(message, Message) else None
@@ -37,6 +37,8 @@ class ServerError(Exception):
         self.state = state
         self.reason = reason
         self.retry_after = retry_after
+        #: the request's field at fault (``players``, ``log[12]``), if one is
+        self.field = field
 
     def headers(self) -> dict[str, str]:
         """HTTP headers of the refusal: ``Retry-After`` (whole seconds) when rate limited."""
@@ -65,6 +67,8 @@ class ServerError(Exception):
                                 "message": self.text(language)}
         if self.reason is not None:
             data.update(self.reason.to_json())
+        if self.field:
+            data["field"] = self.field
         if self.rule:
             data["rule"] = self.rule
             data["rule_url"] = rule_url(self.rule, language)

@@ -30,6 +30,9 @@ class Keeper:
         self._by_client: dict[str, set[str]] = {}
         self._bot_only: set[str] = set()
         self._seen: dict[str, tuple[int, float]] = {}
+        #: places held by creates under way, per client, and of them bot-only games
+        self._pending: dict[str, int] = {}
+        self._pending_bots = 0
         self._lock = threading.Lock()
 
     def _running(self, game_id: str) -> bool:
@@ -37,16 +40,36 @@ class Keeper:
         return session is not None and not session.game.is_over
 
     def check_create(self, client: str, bot_only: bool) -> None:
-        """Refuse (429 ``too_many_games``) a game over the caps."""
+        """Refuse (429 ``too_many_games``) a game over the caps, else hold its place until
+        :meth:`created` or :meth:`released`: the check and the count are one step, so
+        creates at once cannot pass the cap together (before: 40 at once made 40 games
+        against a cap of 20)."""
         with self._lock:
             mine = self._by_client.get(client, set())
             mine -= {g for g in mine if not self._running(g)}
             self._bot_only -= {g for g in self._bot_only if not self._running(g)}
-            active, bots = len(mine), len(self._bot_only)
-        self.limits.check_games(active, bot_only, bots)
+            active = len(mine) + self._pending.get(client, 0)
+            bots = len(self._bot_only) + self._pending_bots
+            self.limits.check_games(active, bot_only, bots)
+            self._pending[client] = self._pending.get(client, 0) + 1
+            self._pending_bots += bot_only
+
+    def released(self, client: str, bot_only: bool) -> None:
+        """A held place given back (the game was not created after all)."""
+        with self._lock:
+            self._release(client, bot_only)
+
+    def _release(self, client: str, bot_only: bool) -> None:
+        left = self._pending.get(client, 0) - 1
+        if left > 0:
+            self._pending[client] = left
+        else:
+            self._pending.pop(client, None)
+        self._pending_bots -= bot_only
 
     def created(self, client: str, game_id: str, bot_only: bool) -> None:
         with self._lock:
+            self._release(client, bot_only)
             self._by_client.setdefault(client, set()).add(game_id)
             if bot_only:
                 self._bot_only.add(game_id)

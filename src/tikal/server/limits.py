@@ -2,12 +2,14 @@
 per-client rate limits and caps on games.  Defaults are in docs/web.md ("Limits").
 
 Rate limits are token buckets per client address and kind of request (``create``,
-``upload``, ``hint``, ``move``, ``analysis``): a refused request gets HTTP 429 with ``Retry-After``
-(over the WebSocket an error with code ``rate_limited`` and ``retry_after``).
+``upload``, ``hint``, ``move``, ``sync``, ``analysis``): a refused request gets HTTP 429
+with ``Retry-After`` (over the WebSocket an error with code ``rate_limited`` and
+``retry_after``).
 """
 
 from __future__ import annotations
 
+import asyncio
 import threading
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -81,34 +83,37 @@ def parse_json(data: bytes | str) -> Any:
 # ------------------------------------------------------------------ request bodies
 
 
-class BodyLimit:
-    """Refuse request bodies over a size limit (413 ``too_large``) or nested too deeply
-    (400 ``too_deep``) with a clear JSON error, before any route parses them."""
+#: Seconds a request's body may take to arrive once its headers are in (``tikal serve
+#: --body-timeout``): a 4 MiB record at 1 Mbit/s takes 34 s.
+BODY_SECONDS = 60.0
 
-    def __init__(self, app: ASGIApp) -> None:
+
+class BodyLimit:
+    """Refuse request bodies over a size limit (413 ``too_large``), nested too deeply
+    (400 ``too_deep``) or slower than ``body_seconds`` (408 ``timeout``) with a clear
+    JSON error, before any route parses them."""
+
+    def __init__(self, app: ASGIApp, body_seconds: float = BODY_SECONDS) -> None:
         self.app = app
+        self.body_seconds = body_seconds
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http" or scope["method"] not in ("POST", "PUT", "PATCH"):
             await self.app(scope, receive, send)
             return
         limit = MAX_RECORD_BODY if scope["path"].startswith("/api/replays") else MAX_BODY
-        chunks: list[bytes] = []
-        size = 0
-        more = True
-        while more:
-            message = await receive()
-            if message["type"] == "http.disconnect":
-                return
-            body = message.get("body", b"")
-            size += len(body)
-            if size > limit:
-                await _send_error(scope, send, ServerError(
-                    "too_large", Message("server.too_large", {"limit": limit}), 413))
-                return
-            chunks.append(body)
-            more = message.get("more_body", False)
-        data = b"".join(chunks)
+        try:
+            async with asyncio.timeout(self.body_seconds):
+                data = await _read_body(receive, limit)
+        except TimeoutError:
+            await _send_error(scope, send, ServerError("timeout", Message(
+                "server.body_timeout", {"seconds": self.body_seconds}), 408))
+            return
+        except ServerError as error:
+            await _send_error(scope, send, error)
+            return
+        if data is None:
+            return  # the client went away
         if too_deep(data):
             await _send_error(scope, send, ServerError(
                 "too_deep", Message("server.too_deep", {"max": MAX_DEPTH})))
@@ -123,6 +128,24 @@ class BodyLimit:
             return {"type": "http.request", "body": data, "more_body": False}
 
         await self.app(scope, replay, send)
+
+
+async def _read_body(receive: Receive, limit: int) -> bytes | None:
+    """The whole body (None if the client went away); 413 ``too_large`` past ``limit``."""
+    chunks: list[bytes] = []
+    size = 0
+    more = True
+    while more:
+        message = await receive()
+        if message["type"] == "http.disconnect":
+            return None
+        body = message.get("body", b"")
+        size += len(body)
+        if size > limit:
+            raise ServerError("too_large", Message("server.too_large", {"limit": limit}), 413)
+        chunks.append(body)
+        more = message.get("more_body", False)
+    return b"".join(chunks)
 
 
 async def _send_error(scope: Scope, send: Send, error: ServerError) -> None:
@@ -159,16 +182,20 @@ class LimitSettings:
     upload: Rate = Rate(20, 5)
     hint: Rate = Rate(30, 5)
     move: Rate = Rate(6000, 300)
+    #: a WebSocket's ``sync`` (each answered with a whole state, 17-40 KB)
+    sync: Rate = Rate(60, 10)
     #: starting a game's analysis (a background job; polling its progress is free)
     analysis: Rate = Rate(6, 3)
     games_per_client: int = 20
     bot_only_games: int = 4
     idle_seconds: float = 1800.0
+    #: seconds a request's body may take (408 ``timeout``); kept when limits are off
+    body_seconds: float = BODY_SECONDS
 
 
 def scaled_settings(
     enabled: bool = True, games_per_client: int = 20, bot_only_games: int = 4,
-    idle_seconds: float = 1800.0, rate_scale: float = 1.0,
+    idle_seconds: float = 1800.0, rate_scale: float = 1.0, body_seconds: float = BODY_SECONDS,
 ) -> LimitSettings:
     """Settings from ``tikal serve``'s options: every per-client rate times ``rate_scale``."""
     base = LimitSettings()
@@ -178,9 +205,10 @@ def scaled_settings(
 
     return LimitSettings(
         enabled=enabled, create=scale(base.create), upload=scale(base.upload),
-        hint=scale(base.hint), move=scale(base.move), analysis=scale(base.analysis),
+        hint=scale(base.hint), move=scale(base.move), sync=scale(base.sync),
+        analysis=scale(base.analysis),
         games_per_client=games_per_client,
-        bot_only_games=bot_only_games, idle_seconds=idle_seconds,
+        bot_only_games=bot_only_games, idle_seconds=idle_seconds, body_seconds=body_seconds,
     )
 
 

@@ -15,6 +15,7 @@ from ..actions import LogStep, log_steps, parse_action, token_name
 from ..errors import NotationError, RecordError
 from ..game import Game
 from ..messages import Message, render
+from ..record import FORMAT, VERSION
 from ..seats import seat_look
 from ..state import ScoreEvent
 from .errors import ServerError
@@ -50,24 +51,20 @@ def upload_record(manager: Manager, record: Any,
                   cap: UploadCap | None = None) -> tuple[str, list[str]]:
     """Store an uploaded record as a replay, once: the same record (and names) uploaded
     again gets the id it was stored under.  Uploads beyond ``cap`` are evicted, the
-    oldest unvisited first.  Returns the id and the evicted ids; raises ServerError if
-    the record does not replay."""
+    oldest unvisited first.  Returns the id and the evicted ids; raises ServerError (422
+    ``bad_record``, with the field at fault and the rule) if it does not replay, storing
+    nothing."""
     if not isinstance(record, dict):
         raise ServerError("bad_record", Message("server.record_object"), 422)
     try:
         game = Game.from_record(record)
     except RecordError as exc:
         raise ServerError("bad_record", str(exc), 422, rule=exc.rule,
-                          reason=exc.message) from None
-    seats = record.get("seats")
-    names = [
-        shown_name(s.get("name"), p) if isinstance(s, dict) else seat_look(p).name
-        for p, s in enumerate(seats if isinstance(seats, list) else [None] * game.players)
-    ][: game.players]
-    while len(names) < game.players:
-        names.append(seat_look(len(names)).name)
-    clean = {k: record[k] for k in ("format", "version", "rules", "options", "players", "log")}
-    clean["seed"] = None
+                          reason=exc.message, field=exc.field) from None
+    names = seat_names(record.get("seats"), game.players)
+    clean = {"format": FORMAT, "version": VERSION, "rules": game.rules.name,
+             "options": dict(game.options), "players": game.players,
+             "log": list(record["log"]), "seed": None}
     upload = GameRecord(
         game_id=new_replay_id(), rules=game.rules.name, players=game.players,
         options=dict(game.options), seed=0,
@@ -76,6 +73,25 @@ def upload_record(manager: Manager, record: Any,
     )
     return manager.storage.store_upload(upload, upload_digest(clean, names),
                                         cap or UploadCap())
+
+
+def seat_names(seats: Any, players: int) -> list[str]:
+    """The shown names of an uploaded record's seats (``seats``, as downloads carry them,
+    is optional: a missing seat or name is its colour's name)."""
+    if seats is None:
+        seats = []
+    if not isinstance(seats, list) or len(seats) > players or not all(
+            isinstance(s, dict) for s in seats):
+        raise ServerError("bad_record", Message("server.record_seats", {"players": players}),
+                          422, field="seats")
+    names = []
+    for p in range(players):
+        name = seats[p].get("name") if p < len(seats) else None
+        if name is not None and not isinstance(name, str):
+            raise ServerError("bad_record", Message("server.record_seat_name"), 422,
+                              field=f"seats[{p}].name")
+        names.append(shown_name(name, p))
+    return names
 
 
 def shown_name(name: Any, seat: int) -> str:

@@ -7,7 +7,7 @@ from typing import Any, Literal
 
 from fastapi import APIRouter, Header, Query, Request, Response
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictBool
 
 from .. import __version__
 from ..components import RULE_SET_NAMES, rule_set
@@ -16,9 +16,11 @@ from .bots import bot_names, hint_bot_name
 from .deps import client_of, services
 from .i18n import request_language
 from .limits import MAX_NAME, parse_json
+from .openapi import MAX_JSON_INT, Integer, errors, option_schema, record_schema, rule_set_names
 from .replay import download_record
 from .round.texts import colour_name, rule_set_json
 from .routes_pages import render_rules
+from .security import public_base
 from .session import Session
 from .wire.codec import ack, encode_bytes
 
@@ -28,36 +30,47 @@ Token = Header(None, max_length=64)
 
 
 class SeatIn(BaseModel):
-    kind: str = Field("human", description="'human' or 'bot'")
+    kind: str = Field("human", description="'human' or 'bot'",
+                      json_schema_extra={"enum": ["human", "bot"]})
     name: str | None = Field(None, max_length=MAX_NAME)
-    level: str | None = Field(None, description="bot level, see GET /api/meta")
+    level: str | None = Field(None, description="bot level, see GET /api/meta",
+                              json_schema_extra={"enum": [*bot_names(), None]})
 
 
 class CreateGame(BaseModel):
-    rules: str = Field("standard", description="standard, auction or demo")
+    rules: str = Field("standard", description="standard, auction or demo",
+                       json_schema_extra=rule_set_names())
     seats: list[SeatIn] = Field(..., min_length=2, max_length=4)
-    options: dict[str, Any] = Field(default_factory=dict)
-    hotseat: bool = Field(False, description="one extra token that plays every human seat")
-    seed: int | None = Field(None, ge=0, le=2**63 - 1,
-                             description="fixed shuffle (tests); random if omitted")
+    options: dict[str, StrictBool] = Field(
+        default_factory=dict, description="the rule set's options (GET /api/meta)",
+        json_schema_extra=option_schema())
+    hotseat: StrictBool = Field(False, description="one extra token that plays every human seat")
+    seed: Integer | None = Field(None, ge=0, le=MAX_JSON_INT,
+                                 description="fixed shuffle (tests); random if omitted")
 
 
 class ActionIn(BaseModel):
     action: str = Field(..., max_length=64, description="an action, e.g. 'move W F3 G3'")
-    state: int = Field(
-        ..., strict=True, ge=0, le=2**63 - 1,
-        description="the state counter of the position the move is for",
+    state: Integer = Field(
+        ..., ge=0, le=MAX_JSON_INT, description="the state counter of the position the move is for",
     )
     token: str | None = Field(None, max_length=64, description="or send X-Tikal-Token")
 
 
 class UndoIn(BaseModel):
-    state: int = Field(..., strict=True, ge=0, le=2**63 - 1)
+    state: Integer = Field(..., ge=0, le=MAX_JSON_INT)
     token: str | None = Field(None, max_length=64)
 
 
 class TokenIn(BaseModel):
     token: str | None = Field(None, max_length=64)
+
+
+#: The error statuses of a move, an undo or a hint (besides the framework's 400 / 422).
+PLAY_ERRORS = errors(400, 403, 404, 408, 409, 413, 422, 429, 503)
+#: A record upload's body (FastAPI reads it raw: records are checked by tikal.record).
+RECORD_BODY = {"requestBody": {"required": True, "content": {
+    "application/json": {"schema": record_schema()}}}}
 
 
 def meta(language: str = "en") -> dict[str, Any]:
@@ -107,14 +120,15 @@ async def full_state(request: Request, session: Session, token: str | None) -> R
     return json_bytes(snap.full(seats))
 
 
-@router.get("/games", tags=["games"])
+@router.get("/games", tags=["games"], responses=errors(503))
 async def list_games(request: Request) -> list[dict[str, Any]]:
     """Recent games (no tokens)."""
     listing: list[dict[str, Any]] = await asyncio.to_thread(services(request).storage.listing)
     return listing
 
 
-@router.post("/games", tags=["games"], status_code=201)
+@router.post("/games", tags=["games"], status_code=201,
+             responses=errors(400, 408, 413, 422, 429, 503))
 async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
     """Create a game. The answer holds each human seat's secret token (shown once).
     Rate limited per client; at most so many games in progress per client and so many
@@ -123,13 +137,17 @@ async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
     client = client_of(request)
     svc.limits.check(client, "create")
     bot_only = all(s.kind == "bot" for s in body.seats)
-    svc.keeper.check_create(client, bot_only)
-    session, links = await asyncio.to_thread(
-        svc.manager.create, body.rules, [s.model_dump() for s in body.seats],
-        body.options, body.hotseat, body.seed,
-    )
+    svc.keeper.check_create(client, bot_only)  # holds the game's place under the caps
+    try:
+        session, links = await asyncio.to_thread(
+            svc.manager.create, body.rules, [s.model_dump() for s in body.seats],
+            body.options, body.hotseat, body.seed,
+        )
+    except BaseException:
+        svc.keeper.released(client, bot_only)
+        raise
     svc.keeper.created(client, session.game_id, bot_only)
-    base = str(request.base_url).rstrip("/")
+    base = public_base(request)
     for seat in links["seats"]:
         if seat["token"]:
             seat["url"] = f"{base}/play/{session.game_id}#t={seat['token']}"
@@ -145,7 +163,7 @@ async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
     }
 
 
-@router.get("/games/{game_id}", tags=["games"])
+@router.get("/games/{game_id}", tags=["games"], responses=errors(400, 403, 404, 422, 503))
 async def get_game(request: Request, game_id: str, x_tikal_token: str | None = Token
                    ) -> Response:
     """The whole state message as this token's seat(s) see it (spectators: no token)."""
@@ -161,7 +179,7 @@ async def answer_move(
     return json_bytes(ack(base, session.state))
 
 
-@router.post("/games/{game_id}/actions", tags=["play"])
+@router.post("/games/{game_id}/actions", tags=["play"], responses=PLAY_ERRORS)
 async def post_action(request: Request, game_id: str, body: ActionIn,
                       x_tikal_token: str | None = Token,
                       reply: Literal["ack", "state"] = Reply) -> Response:
@@ -175,7 +193,7 @@ async def post_action(request: Request, game_id: str, body: ActionIn,
     return await answer_move(request, session, token, body.state, reply)
 
 
-@router.post("/games/{game_id}/undo", tags=["play"])
+@router.post("/games/{game_id}/undo", tags=["play"], responses=PLAY_ERRORS)
 async def post_undo(request: Request, game_id: str, body: UndoIn,
                     x_tikal_token: str | None = Token,
                     reply: Literal["ack", "state"] = Reply) -> Response:
@@ -187,7 +205,7 @@ async def post_undo(request: Request, game_id: str, body: UndoIn,
     return await answer_move(request, session, token, body.state, reply)
 
 
-@router.post("/games/{game_id}/hint", tags=["play"])
+@router.post("/games/{game_id}/hint", tags=["play"], responses=PLAY_ERRORS)
 async def post_hint(request: Request, game_id: str, body: TokenIn,
                     x_tikal_token: str | None = Token) -> dict[str, Any]:
     """A suggested action from the strongest available bot (a legal-action entry); cached
@@ -199,7 +217,8 @@ async def post_hint(request: Request, game_id: str, body: TokenIn,
     return await svc.hints.ask(session, session.seats_for(token), request_language(request))
 
 
-@router.get("/games/{game_id}/record", tags=["replays"])
+@router.get("/games/{game_id}/record", tags=["replays"],
+            responses=errors(400, 404, 422, 503))
 async def get_record(request: Request, game_id: str) -> JSONResponse:
     """The game record (tikal-record JSON) as a download."""
     data = await asyncio.to_thread(download_record, services(request).manager, game_id)
@@ -208,7 +227,8 @@ async def get_record(request: Request, game_id: str) -> JSONResponse:
     )
 
 
-@router.post("/replays", tags=["replays"], status_code=201)
+@router.post("/replays", tags=["replays"], status_code=201, openapi_extra=RECORD_BODY,
+             responses=errors(400, 408, 413, 422, 429, 503))
 async def post_replay(request: Request) -> dict[str, Any]:
     """Upload a record (JSON body) to view it as a replay; rate limited per client. The
     same record uploaded again gets the same id; the oldest unvisited uploads go when
@@ -220,14 +240,16 @@ async def post_replay(request: Request) -> dict[str, Any]:
     return {"id": replay_id, "url": f"/replay/{replay_id}"}
 
 
-@router.get("/replays/{replay_id}", tags=["replays"])
+@router.get("/replays/{replay_id}", tags=["replays"],
+            responses=errors(400, 404, 422, 503))
 async def get_replay(request: Request, replay_id: str) -> dict[str, Any]:
     """A replay's players and every step (seat, notation, text, chance, scores)."""
     replay = await asyncio.to_thread(services(request).replays.get, replay_id)
     return await asyncio.to_thread(replay.summary, request_language(request))
 
 
-@router.get("/replays/{replay_id}/frames/{step}", tags=["replays"])
+@router.get("/replays/{replay_id}/frames/{step}", tags=["replays"],
+            responses=errors(400, 404, 422, 503))
 async def get_frame(request: Request, replay_id: str, step: int) -> dict[str, Any]:
     """The public position after ``step`` steps (0 = the start), with its SVG; a step
     outside 0 .. total is 404 ``no_frame``."""

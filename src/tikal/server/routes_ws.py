@@ -17,7 +17,7 @@ from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 from ..messages import Message
 from .deps import Services, services
 from .errors import ServerError
-from .hub import Connection
+from .hub import TOO_FAR_BEHIND, Connection
 from .i18n import request_language
 from .limits import MAX_WS_MESSAGE, parse_json
 from .session import Session
@@ -82,6 +82,7 @@ async def handle(
         if kind == "ping":
             return [pong(manager.get(game_id).state)]
         if kind == "sync":
+            svc.limits.check(client, "sync")
             await svc.hub.send_full(manager.get(game_id), conn)
             return []
         raise ServerError("bad_request", Message("error.ws.unknown_type", {"kind": kind}))
@@ -122,14 +123,23 @@ async def _serve(svc: Services, ws: WebSocket, game_id: str) -> None:
         return
     client = ws.client.host if ws.client else "?"
     conn = Connection(ws, seats, language)
+    conn.resync = lambda: svc.hub.send_full(svc.manager.get(game_id), conn)
     svc.hub.add(game_id, conn)
     sender = asyncio.create_task(conn.send_queued())
     try:
         await svc.hub.send_full(session, conn)
-        while True:
+        while not conn.overflowed:
             text = await receive_text(ws)
             for reply in await handle(svc, conn, game_id, token, text, client):
                 conn.put(reply)
+        await close_soon(ws, TOO_FAR_BEHIND)  # it sent on and read nothing (hub.py)
     finally:
         svc.hub.remove(game_id, conn)
         sender.cancel()
+
+
+async def close_soon(ws: WebSocket, code: int, wait: float = 1.0) -> None:
+    """Close with ``code`` if the close frame can go out within ``wait`` seconds (a peer
+    that reads nothing may never take it); the connection ends either way."""
+    with contextlib.suppress(Exception):
+        await asyncio.wait_for(ws.close(code=code), timeout=wait)
