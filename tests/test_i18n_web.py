@@ -25,6 +25,7 @@ from tikal.server import create_app
 from tikal.server.errors import ServerError
 from tikal.server.i18n import COOKIE, browser_texts, page_html
 from tikal.server.limits import MAX_BODY, MAX_DEPTH, LimitSettings
+from tikal.server.store.faults import CAUSES as STORAGE_CAUSES
 from tikal.server.wire.legal import expand_legal
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
@@ -628,10 +629,11 @@ def test_the_servers_refusals_keep_their_detail_in_the_language(
 
 def _server_keys_in_source() -> set[str]:
     found: set[str] = set()
-    for path in (SRC / "server").glob("*.py"):
+    for path in (SRC / "server").rglob("*.py"):
         found.update(re.findall(r'"(server\.[a-z_.]+)"', path.read_text()))
     kinds = [name for name, value in vars(LimitSettings()).items() if hasattr(value, "burst")]
     assert {"create", "move", "hint"} <= set(kinds)
+    found |= {f"server.storage.{cause}" for cause in STORAGE_CAUSES}  # faults.py names them
     return found | {f"server.rate_limited.{kind}" for kind in kinds}
 
 
@@ -656,7 +658,7 @@ def test_no_refusal_of_the_server_is_english_written_in_code() -> None:
     """Every ServerError of the server names a catalog message, or passes on the engine's
     own refusal (which carries its reason): no English text in code."""
     calls = 0
-    for path in (SRC / "server").glob("*.py"):
+    for path in (SRC / "server").rglob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
             if not (isinstance(node, ast.Call) and isinstance(node.func, ast.Name)
                     and node.func.id == "ServerError"):

@@ -19,8 +19,8 @@ from typing import Any
 
 import httpx
 import pytest
-from tikal.loadtest import legal_actions
 
+from tikal.server.wire.client import legal_actions
 from web_helpers import ServerProcess, rss_mb
 
 pytestmark = pytest.mark.slow
