@@ -16,12 +16,14 @@ Internally every container holds either immutable values or is copied by
 :meth:`GameState.clone`, so cloning is a handful of shallow copies.
 """
 
+# ruff: noqa: RUF009  (the GameState fields are declared with tikal.fields helpers, not defaults)
 from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Final, NamedTuple, Self
+from typing import Any, Final, NamedTuple, Self, TypeVar, cast
 
 from . import hexes
 from .actions import (
@@ -47,7 +49,19 @@ from .actions import (
     token_name,
 )
 from .components import JUNGLE, TEMPLE, TREASURE, VOLCANO, RuleSet, TileSpec, rule_set
+from .describe import describe_action
+from .describe import tile_message as tile_message  # re-exported (svg)
 from .errors import ChanceError, IllegalAction, NotationError
+from .fields import (
+    clone_function,
+    copied,
+    copied_each,
+    given,
+    initialise,
+    restore_function,
+    scratch,
+    shared,
+)
 from .messages import Message
 
 #: A refusal before it is raised: rule id, message key, parameters.
@@ -118,6 +132,7 @@ class ScoreEvent(NamedTuple):
         return cls(**{name: int(data[name]) for name in cls._fields})
 
 
+_A = TypeVar("_A", bound=Action)
 _EXIT_CACHE: dict[tuple[int, int, int], Exit] = {}
 _ACTION_CACHE: dict[tuple[Any, ...], Action] = {}
 
@@ -135,13 +150,13 @@ def _exit(src: int, dst: int, cost: int) -> Exit:
     return found
 
 
-def _cached(kind: type[Action], *args: Any) -> Any:
+def _cached(kind: type[_A], *args: object) -> _A:
+    """The action ``kind(*args)``, built once and shared (actions are immutable values)."""
     key = (kind, *args)
     found = _ACTION_CACHE.get(key)
     if found is None:
-        found = kind(*args)
-        _ACTION_CACHE[key] = found
-    return found
+        found = _ACTION_CACHE[key] = kind(*args)
+    return cast(_A, found)
 
 
 _PLACEMENTS: dict[int, tuple[PlaceTile, ...]] = {}
@@ -208,112 +223,78 @@ def _rotations(spec: TileSpec) -> tuple[tuple[int, ...], ...]:
 
 
 
+@dataclass(slots=True, init=False, repr=False, eq=False, match_args=False)
 class GameState:
     """A game of Tikal: position, whose turn, and the history that led here.
 
     This is the rules core; :class:`tikal.game.Game` adds the conveniences that need
     other modules (views, records, snapshots, pictures) on top of it.
+
+    The fields below are the whole state, each named once: its type, how :meth:`clone`
+    copies it and its value in :meth:`empty` (:mod:`tikal.fields`); ``__slots__``, the
+    clone, the restore of :meth:`undo` and the empty game are all made from this list.
     """
 
-    __slots__ = (
-        "_forced_draws",
-        "_forced_tokens",
-        "_undo_actions",
-        "_undo_base",
-        "ap",
-        "bid_order",
-        "bids_paid",
-        "camps",
-        "current",
-        "discarded",
-        "display",
-        "drawn",
-        "dug",
-        "exits",
-        "frontier",
-        "guards",
-        "high_bid",
-        "high_bidder",
-        "history",
-        "last_placer",
-        "leader",
-        "level_supply",
-        "levels",
-        "markers",
-        "options",
-        "out",
-        "passed",
-        "phase",
-        "players",
-        "rules",
-        "score_events",
-        "scores",
-        "scoring_final",
-        "scoring_queue",
-        "scoring_rounds",
-        "seed",
-        "stack",
-        "supply",
-        "taken",
-        "tiles",
-        "tiles_placed",
-        "token_pool",
-        "tokens",
-        "treasures",
-        "undo_enabled",
-        "volcano",
-        "volcano_holder",
-        "workers",
-    )
-
-    rules: RuleSet
-    options: dict[str, Any]
-    players: int
-    seed: int | None
-    tiles: dict[int, PlacedTile]
-    exits: dict[int, tuple[Exit, ...]]
-    frontier: set[int]
-    levels: dict[int, int]
-    level_supply: list[int]
-    tokens: dict[int, tuple[int, ...]]
-    token_pool: list[int]
-    camps: dict[int, int]
-    guards: dict[int, tuple[int, bool]]
-    workers: list[dict[int, int]]
-    leader: list[int]
-    supply: list[int]
-    out: list[int]
-    treasures: list[tuple[int, ...]]
-    scores: list[int]
-    stack: list[str]
-    display: list[str]
-    markers: list[bool]
-    discarded: list[str]
-    phase: Phase
-    current: int
-    ap: int
-    drawn: str | None
-    dug: dict[int, int]
-    taken: dict[int, int]
-    scoring_queue: list[int]
-    scoring_final: bool
-    volcano: str | None
-    volcano_holder: int | None
-    bid_order: list[int]
-    passed: list[int]
-    high_bid: int
-    high_bidder: int | None
-    bids_paid: list[int]
-    last_placer: int | None
-    tiles_placed: int
-    scoring_rounds: int
-    history: list[Action]
-    score_events: list[ScoreEvent]
-    undo_enabled: bool
-    _undo_base: GameState | None
-    _undo_actions: list[Action]
-    _forced_draws: list[tuple[int, str]]  # (offset in the chance given, tile) while applying
-    _forced_tokens: list[tuple[int, int]]  # (offset in the chance given, token type)
+    # the game being played: given to empty(), shared by every copy
+    rules: RuleSet = given()
+    options: dict[str, Any] = given()
+    players: int = given()
+    seed: int | None = given()
+    # the board
+    tiles: dict[int, PlacedTile] = copied(lambda rs, n: {})
+    exits: dict[int, tuple[Exit, ...]] = copied(lambda rs, n: {})
+    frontier: set[int] = copied(lambda rs, n: set())
+    levels: dict[int, int] = copied(lambda rs, n: {})
+    level_supply: list[int] = copied(lambda rs, n: list(rs.level_supply))
+    tokens: dict[int, tuple[int, ...]] = copied(lambda rs, n: {})
+    token_pool: list[int] = copied(lambda rs, n: [])
+    camps: dict[int, int] = copied(lambda rs, n: {})
+    guards: dict[int, tuple[int, bool]] = copied(lambda rs, n: {})
+    # the players' figures, treasures and scores
+    workers: list[dict[int, int]] = copied_each(lambda rs, n: [{} for _ in range(n)])
+    leader: list[int] = copied(lambda rs, n: [SUPPLY] * n)
+    supply: list[int] = copied(lambda rs, n: [rs.workers] * n)
+    out: list[int] = copied(lambda rs, n: [0] * n)
+    treasures: list[tuple[int, ...]] = copied(
+        lambda rs, n: [(0,) * rs.token_types for _ in range(n)])
+    scores: list[int] = copied(lambda rs, n: [rs.starting_score] * n)
+    # the tiles still to come
+    stack: list[str] = copied(lambda rs, n: [])
+    display: list[str] = copied(lambda rs, n: [])
+    markers: list[bool] = copied(lambda rs, n: [True] * n)
+    discarded: list[str] = copied(lambda rs, n: [])
+    # whose turn, and what this turn has done
+    phase: Phase = shared(Phase.TURN)
+    current: int = shared(0)
+    ap: int = shared(0)
+    drawn: str | None = shared(None)
+    dug: dict[int, int] = copied(lambda rs, n: {})
+    taken: dict[int, int] = copied(lambda rs, n: {})
+    # scoring rounds
+    scoring_queue: list[int] = copied(lambda rs, n: [])
+    scoring_final: bool = shared(False)
+    volcano: str | None = shared(None)
+    volcano_holder: int | None = shared(None)
+    # the auction
+    bid_order: list[int] = copied(lambda rs, n: [])
+    passed: list[int] = copied(lambda rs, n: [])
+    high_bid: int = shared(-1)
+    high_bidder: int | None = shared(None)
+    bids_paid: list[int] = copied(lambda rs, n: [0] * n)
+    last_placer: int | None = shared(None)
+    tiles_placed: int = shared(0)
+    scoring_rounds: int = shared(0)
+    # what led here
+    history: list[Action] = copied(lambda rs, n: [])
+    score_events: list[ScoreEvent] = copied(lambda rs, n: [])
+    # undo: the position before this turn's first undoable action, shared by copies
+    undo_enabled: bool = shared(True)
+    _undo_base: GameState | None = shared(None)
+    _undo_actions: list[Action] = copied(lambda rs, n: [])
+    # chance a replay forces, only while one action is applied:
+    # (offset in the chance given, tile) and (offset, token type)
+    _forced_draws: list[tuple[int, str]] = scratch()
+    _forced_tokens: list[tuple[int, int]] = scratch()
 
     # ------------------------------------------------------------------ setup
 
@@ -363,26 +344,7 @@ class GameState:
         start from which a position snapshot is built (:meth:`set_tile` and attributes)."""
         game = cls.__new__(cls)
         game.rules, game.options, game.players, game.seed = rs, options, players, seed
-        game.tiles, game.exits, game.frontier, game.levels = {}, {}, set(), {}
-        game.level_supply = list(rs.level_supply)
-        game.tokens, game.token_pool, game.camps, game.guards = {}, [], {}, {}
-        game.workers = [{} for _ in range(players)]
-        game.leader = [SUPPLY] * players
-        game.supply = [rs.workers] * players
-        game.out = [0] * players
-        game.treasures = [(0,) * rs.token_types for _ in range(players)]
-        game.scores = [rs.starting_score] * players
-        game.stack, game.display, game.markers, game.discarded = [], [], [True] * players, []
-        game.phase, game.current, game.ap, game.drawn = Phase.TURN, 0, 0, None
-        game.dug, game.taken = {}, {}
-        game.scoring_queue, game.scoring_final = [], False
-        game.volcano, game.volcano_holder = None, None
-        game.bid_order, game.passed, game.high_bid, game.high_bidder = [], [], -1, None
-        game.bids_paid = [0] * players
-        game.last_placer, game.tiles_placed, game.scoring_rounds = None, 0, 0
-        game.history, game.score_events = [], []
-        game.undo_enabled, game._undo_base, game._undo_actions = True, None, []
-        game._forced_draws, game._forced_tokens = [], []
+        initialise(game, rs, players)
         for cell, spec in rs.preprinted:
             game.set_tile(cell, spec, 0)
         return game
@@ -454,35 +416,11 @@ class GameState:
 
     def clone(self) -> Self:
         """A cheap independent copy (shallow copies of small containers)."""
-        cls = type(self)
-        g = cls.__new__(cls)
-        g.rules, g.options, g.players, g.seed = self.rules, self.options, self.players, self.seed
-        g.tiles, g.exits, g.frontier = self.tiles.copy(), self.exits.copy(), self.frontier.copy()
-        g.levels, g.level_supply = self.levels.copy(), self.level_supply[:]
-        g.tokens, g.token_pool = self.tokens.copy(), self.token_pool[:]
-        g.camps, g.guards = self.camps.copy(), self.guards.copy()
-        g.workers = [w.copy() for w in self.workers]
-        g.leader, g.supply, g.out = self.leader[:], self.supply[:], self.out[:]
-        g.treasures, g.scores = self.treasures[:], self.scores[:]
-        g.stack, g.display, g.markers = self.stack[:], self.display[:], self.markers[:]
-        g.discarded = self.discarded[:]
-        g.phase, g.current, g.ap, g.drawn = self.phase, self.current, self.ap, self.drawn
-        g.dug, g.taken = self.dug.copy(), self.taken.copy()
-        g.scoring_queue, g.scoring_final = self.scoring_queue[:], self.scoring_final
-        g.volcano, g.volcano_holder = self.volcano, self.volcano_holder
-        g.bid_order, g.passed = self.bid_order[:], self.passed[:]
-        g.high_bid, g.high_bidder, g.bids_paid = self.high_bid, self.high_bidder, self.bids_paid[:]
-        g.last_placer, g.tiles_placed = self.last_placer, self.tiles_placed
-        g.scoring_rounds = self.scoring_rounds
-        g.history, g.score_events = self.history[:], self.score_events[:]
-        g.undo_enabled, g._undo_base = self.undo_enabled, self._undo_base
-        g._undo_actions = self._undo_actions[:]
-        g._forced_draws, g._forced_tokens = [], []  # only ever filled inside apply/start
-        return g
+        raise NotImplementedError  # written from the field list below the class
 
     def _restore(self, other: Self) -> None:
-        for name in GameState.__slots__:
-            setattr(self, name, getattr(other, name))
+        """Take every field of ``other`` as it is (``undo`` gives it a clone)."""
+        raise NotImplementedError  # written from the field list below the class
 
     # ------------------------------------------------------------ tiles
 
@@ -806,54 +744,13 @@ class GameState:
     def describe(self, action: Action) -> Message:
         """What ``action`` does, as a message key (its verb) and parameters; render it with
         :func:`tikal.messages.render`.  Works for the actions offered now and for every
-        action already in :attr:`history` (tiles, once placed, never change)."""
-        describe: Callable[[GameState, Action], Message] = _DESCRIBERS[type(action)]
-        return describe(self, action)
+        action already in :attr:`history` (tiles, once placed, never change); the
+        wording lives in :mod:`tikal.describe`."""
+        return describe_action(self, action)
 
     def describe_tile(self, tile_id: str) -> Message:
         """What the tile ``tile_id`` of this rule set is, as a message."""
         return tile_message(self.rules.tile(tile_id))
-
-    def _describe_tile(self, action: PlaceTile) -> Message:
-        placed = self.tiles.get(action.cell)
-        spec = placed.spec if placed is not None else self.tile_to_place()
-        return Message("tile", {
-            "tile": tile_message(spec), "cell": hexes.label(action.cell),
-            "rotation": action.rotation,
-        })
-
-    def _describe_walk(self, action: Move | SecretPath) -> Message:
-        return Message(action.verb, {
-            "figure": _figure_message(action.leader), "from": hexes.label(action.src),
-            "to": hexes.label(action.dst), "cost": self.cost(action),
-        })
-
-    def _describe_figure(self, action: PutFigure | PlaceGuard) -> Message:
-        return Message(action.verb, {
-            "figure": _figure_message(action.leader), "cell": hexes.label(action.cell),
-            "cost": self.cost(action),
-        })
-
-    def _describe_site(self, action: Dig | TakeTreasure | BuildCamp) -> Message:
-        return Message(action.verb, {"cell": hexes.label(action.cell), "cost": self.cost(action)})
-
-    def _describe_swap(self, action: Swap) -> Message:
-        return Message("swap", {
-            "give": token_name(action.give).upper(), "take": token_name(action.take).upper(),
-            "player": action.other, "cost": self.cost(action),
-        })
-
-    def _describe_tile_id(self, action: PickTile | Draw) -> Message:
-        key = "draw" if action.is_chance else "pick"
-        spec = self.rules.tile(action.tile_id)
-        return Message(key, {"tile": tile_message(spec), "tile_id": action.tile_id})
-
-    def _describe_plain(self, action: Action) -> Message:
-        if type(action) is Bid:
-            return Message("bid", {"amount": action.amount})
-        if type(action) is Reveal:
-            return Message("reveal", {"token": token_name(action.token).upper()})
-        return Message(action.verb, {})
 
     # ------------------------------------------------------------ apply
 
@@ -1461,6 +1358,13 @@ class GameState:
         )
 
 
+# clone and _restore are written once from the field list (straight-line code, as fast as
+# the hand-written clone they replace; tikal.fields)
+GameState.clone = clone_function(GameState, GameState.clone.__doc__ or "")  # type: ignore[method-assign, assignment]
+GameState._restore = restore_function(  # type: ignore[method-assign, assignment]
+    GameState, GameState._restore.__doc__ or "")
+
+
 def _shuffled_stack(rs: RuleSet, rng: random.Random) -> list[str]:
     """Letter groups shuffled separately, A drawn first; the top is the list's end."""
     stack: list[str] = []
@@ -1494,55 +1398,39 @@ def _not_playable(action: object) -> IllegalAction:
     return IllegalAction("NOTATION", "refuse.not_an_action", {"action": repr(action)})
 
 
-def tile_message(spec: TileSpec | None) -> Message:
-    """How a terrain tile reads ("temple 5", "treasure (3 masks)"); None: an unknown tile."""
-    if spec is None:
-        return Message("tile.unknown")
-    return Message(f"tile.{spec.kind}", {"value": spec.value, "masks": spec.masks})
-
-
 def _ends(src: int, dst: int) -> dict[str, Any]:
     """The two spaces of a walk, as message parameters."""
     return {"from": hexes.label(src), "to": hexes.label(dst)}
 
 
-def _figure_message(leader: bool) -> Message:
-    return Message("figure.leader" if leader else "figure.worker")
+#: How the rules core plays (or, with ``run`` false, only checks) one kind of action:
+#: ``handler(state, action, run, afford)``.
+Handler = Callable[[GameState, Action, bool, bool], None]
 
 
-_HANDLERS: Final[dict[type, Any]] = {
-    PlaceTile: GameState._do_place_tile,
-    PickTile: GameState._do_pick,
-    PutFigure: GameState._do_put,
-    Move: GameState._do_move,
-    SecretPath: GameState._do_path,
-    Dig: GameState._do_dig,
-    TakeTreasure: GameState._do_take,
-    Swap: GameState._do_swap,
-    BuildCamp: GameState._do_camp,
-    PlaceGuard: GameState._do_guard,
-    EndTurn: GameState._do_end,
-    Bid: GameState._do_bid,
-    Pass: GameState._do_pass,
-}
+def _handles(
+    kind: type[_A], handler: Callable[[GameState, _A, bool, bool], None]
+) -> tuple[type[Action], Handler]:
+    """One entry of :data:`_HANDLERS`: mypy checks that ``handler`` takes a ``kind``; the
+    table is looked up by the exact type of the action, so it only ever gets one."""
+    return kind, cast(Handler, handler)
 
-_DESCRIBERS: Final[dict[type, Any]] = {
-    PlaceTile: GameState._describe_tile,
-    PickTile: GameState._describe_tile_id,
-    Draw: GameState._describe_tile_id,
-    PutFigure: GameState._describe_figure,
-    PlaceGuard: GameState._describe_figure,
-    Move: GameState._describe_walk,
-    SecretPath: GameState._describe_walk,
-    Dig: GameState._describe_site,
-    TakeTreasure: GameState._describe_site,
-    BuildCamp: GameState._describe_site,
-    Swap: GameState._describe_swap,
-    EndTurn: GameState._describe_plain,
-    Bid: GameState._describe_plain,
-    Pass: GameState._describe_plain,
-    Reveal: GameState._describe_plain,
-}
+
+_HANDLERS: Final[dict[type[Action], Handler]] = dict((
+    _handles(PlaceTile, GameState._do_place_tile),
+    _handles(PickTile, GameState._do_pick),
+    _handles(PutFigure, GameState._do_put),
+    _handles(Move, GameState._do_move),
+    _handles(SecretPath, GameState._do_path),
+    _handles(Dig, GameState._do_dig),
+    _handles(TakeTreasure, GameState._do_take),
+    _handles(Swap, GameState._do_swap),
+    _handles(BuildCamp, GameState._do_camp),
+    _handles(PlaceGuard, GameState._do_guard),
+    _handles(EndTurn, GameState._do_end),
+    _handles(Bid, GameState._do_bid),
+    _handles(Pass, GameState._do_pass),
+))
 
 #: Actions after which nothing can be taken back: they hand the turn on or bid [HIDDEN-1].
 _REVEALS: Final = frozenset({EndTurn, Bid, Pass})
