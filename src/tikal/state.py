@@ -20,10 +20,12 @@ Internally every container holds either immutable values or is copied by
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Final, NamedTuple, Self, TypeVar, cast
+from fractions import Fraction
+from typing import Any, Final, Generic, NamedTuple, Self, TypeVar, cast
 
 from . import hexes
 from .actions import (
@@ -104,6 +106,18 @@ class Exit(NamedTuple):
     dst: int
     worker_move: Move
     leader_move: Move
+
+
+_Outcome = TypeVar("_Outcome", bound=Draw | Reveal, covariant=True)
+
+
+class ChanceOutcome(NamedTuple, Generic[_Outcome]):
+    """One way a chance event may turn out and how likely it is, from what every player
+    knows [HIDDEN-1]: the (action, probability) pairs of OpenSpiel's
+    ``chance_outcomes()``, with exact fractions (``float()`` gives OpenSpiel's floats)."""
+
+    outcome: _Outcome
+    probability: Fraction
 
 
 class ScoreEvent(NamedTuple):
@@ -563,8 +577,9 @@ class GameState:
         return result
 
     def _site_actions(self, p: int, camps: list[int], result: list[Action]) -> None:
-        """Dig, take, camp and guard where the player has figures (cheap checks inline;
-        they mirror the ``_*_problem`` methods, which remain the authority on apply)."""
+        """Dig, take, guard and camp where the player may, asked of the same checks that
+        :meth:`apply` makes (``_*_problem``, :meth:`is_camp_site`); the action points and
+        the limits of camps and guards are looked at once here, as apply looks at them."""
         ap, rules = self.ap, self.rules
         allowed, costs = rules.actions, rules.costs
         can_dig = "dig" in allowed and ap >= costs["dig"]
@@ -575,44 +590,34 @@ class GameState:
         )
         if not (can_dig or can_take or can_camp or can_guard):
             return
-        workers, lead = self.workers[p], self.leader[p]
-        tiles, tokens, guards = self.tiles, self.tokens, self.guards
         occupied = sorted(self._occupied(p))
-        camp_sites = occupied
-        if can_camp and not self.options.get("camp_needs_own_figure"):
-            camp_sites = sorted(tiles)
+        tiles = self.tiles
         for cell in occupied:
             kind = tiles[cell].spec.kind
-            figures = workers.get(cell, 0) + (lead == cell)
-            acts = _cell_actions(cell)
             if kind == TEMPLE:
-                if cell in guards:
-                    continue
-                if can_dig:
-                    done = self.dug.get(cell, 0)
-                    nxt = self.levels[cell] + 1
-                    if done < 2 and figures > done and nxt <= MAX_LEVEL and self.level_supply[nxt]:
-                        result.append(acts.dig)
-                if can_guard and self._strictly_strongest(p, cell):
-                    if workers.get(cell, 0):
-                        result.append(acts.guard_worker)
-                    if lead == cell:
-                        result.append(acts.guard_leader)
-            elif kind == TREASURE and can_take and tokens.get(cell):
-                done = self.taken.get(cell, 0)
-                if done < 2 and figures > done:
-                    result.append(acts.take)
+                self._temple_actions(p, cell, can_dig, can_guard, result)
+            elif kind == TREASURE and can_take and self._take_problem(p, cell) is None:
+                result.append(_cell_actions(cell).take)
         if can_camp:
-            for cell in camp_sites:
-                kind = tiles[cell].spec.kind
-                if (kind == JUNGLE or (kind == TREASURE and not tokens.get(cell))) and (
-                    cell not in self.camps
-                ):
+            sites = occupied if self.options.get("camp_needs_own_figure") else sorted(tiles)
+            for cell in sites:
+                if self._camp_site_fault(cell) is None:  # is_camp_site, one call fewer
                     result.append(_cell_actions(cell).camp)
 
-    def _strictly_strongest(self, p: int, cell: int) -> bool:
-        mine = self.strength(p, cell)
-        return all(self.strength(o, cell) < mine for o in range(self.players) if o != p)
+    def _temple_actions(
+        self, p: int, cell: int, can_dig: bool, can_guard: bool, result: list[Action]
+    ) -> None:
+        """Dig and guard on a temple where ``p`` has figures (the guard checks only for the
+        figure that stands there)."""
+        acts = _cell_actions(cell)
+        if can_dig and self._dig_problem(p, cell) is None:
+            result.append(acts.dig)
+        if not can_guard:
+            return
+        if self.workers[p].get(cell, 0) and self._guard_problem(p, cell, False) is None:
+            result.append(acts.guard_worker)
+        if self.leader[p] == cell and self._guard_problem(p, cell, True) is None:
+            result.append(acts.guard_leader)
 
     def _path_actions(self, p: int, camps: list[int], result: list[Action]) -> None:
         ends = [self.rules.basecamp, *sorted(camps)]
@@ -677,18 +682,37 @@ class GameState:
             return "TREASURE-2", "refuse.take_needs", need
         return None
 
-    def _camp_problem(self, p: int, cell: int) -> Refusal | None:
+    def is_camp_site(self, cell: int) -> bool:
+        """Whether a camp may stand on ``cell``: a jungle tile, or a treasure tile with no
+        treasure left, without a camp yet [CAMP-1][CAMP-2][TREASURE-4].  The one camp-site
+        rule: the move generator, the refusals and the bots' planner all ask it.  Who may
+        build there is :meth:`check`'s question (camps left [CAMP-2], a figure there
+        [CAMP-3])."""
+        return self._camp_site_fault(cell) is None
+
+    def _camp_site_fault(self, cell: int) -> str | None:
+        """Why no camp may stand on ``cell``, as the refusal's message key (its rule in
+        :data:`_CAMP_SITE_RULES`), or None; no parameters are built, as the move generator
+        asks this of many tiles."""
         tile = self.tiles.get(cell)
         if tile is None:
-            return "CAMP-1", "refuse.camp_no_tile", {"cell": hexes.label(cell)}
+            return "refuse.camp_no_tile"
         kind = tile.spec.kind
         if kind == TREASURE and self.tokens.get(cell):
-            return "TREASURE-4", "refuse.camp_treasure_left", {"cell": hexes.label(cell)}
+            return "refuse.camp_treasure_left"
         if kind not in _CAMP_KINDS:
-            what = {"cell": hexes.label(cell), "kind": Message(f"kind.{kind}")}
-            return "CAMP-1", "refuse.camp_kind", what
+            return "refuse.camp_kind"
         if cell in self.camps:
-            return "CAMP-2", "refuse.camp_taken", {"cell": hexes.label(cell)}
+            return "refuse.camp_taken"
+        return None
+
+    def _camp_problem(self, p: int, cell: int) -> Refusal | None:
+        fault = self._camp_site_fault(cell)
+        if fault is not None:
+            params: dict[str, Any] = {"cell": hexes.label(cell)}
+            if fault == "refuse.camp_kind":
+                params["kind"] = Message(f"kind.{self.tiles[cell].spec.kind}")
+            return _CAMP_SITE_RULES[fault], fault, params
         if len(self.own_camps(p)) >= self.rules.camps_max:
             return "CAMP-2", "refuse.camps_used", {"max": self.rules.camps_max}
         if self.options.get("camp_needs_own_figure") and not self.figures_on(p, cell):
@@ -707,8 +731,10 @@ class GameState:
             return "GUARD-1", "refuse.guard_leader_not_on", {"cell": hexes.label(cell)}
         if not leader and not self.workers[p].get(cell, 0):
             return "GUARD-1", "refuse.guard_no_worker", {"cell": hexes.label(cell)}
-        mine = self.strength(p, cell)
-        best_other = max((self.strength(o, cell) for o in range(self.players) if o != p), default=0)
+        mine, best_other = self.strength(p, cell), 0
+        for other in range(self.players):  # a loop: the move generator asks this per temple
+            if other != p:
+                best_other = max(best_other, self.strength(other, cell))
         if mine <= best_other:
             return "GUARD-1", "refuse.guard_not_strongest", {
                 "cell": hexes.label(cell), "mine": mine, "best": best_other,
@@ -1139,6 +1165,56 @@ class GameState:
 
     # ------------------------------------------------------------ chance
 
+    def chance_outcomes(
+        self, action: Action | None = None
+    ) -> Sequence[ChanceOutcome[Draw | Reveal]]:
+        """The outcomes the next chance event may have, with their probabilities, as
+        OpenSpiel's ``chance_outcomes()``; worked out from public knowledge only, so a
+        game and every player's view of it give the same [HIDDEN-1].
+
+        Without ``action``: the next tile off the stack (:meth:`draw_outcomes`).  With an
+        action: the first chance event playing it would cause, a treasure revealed
+        (:meth:`token_outcomes`) or a tile drawn (after ``end``, the next turn's or the
+        auction's); empty when it causes none.  Later events of the same action (the
+        rest of an auction's display) depend on the first.  An illegal action raises
+        :class:`IllegalAction`, as :meth:`apply` would; nothing changes."""
+        if action is None:
+            return self.draw_outcomes()
+        trial = self.clone()
+        trial.undo_enabled = False
+        before = len(trial.history)
+        trial.apply(action)
+        first = next((a for a in trial.history[before:] if a.is_chance), None)
+        if first is None:
+            return []
+        return self.token_outcomes() if type(first) is Reveal else self.draw_outcomes()
+
+    def draw_outcomes(self) -> list[ChanceOutcome[Draw]]:
+        """The tile the stack gives next, by tile id: every tile of the letter group on top
+        is as likely [SETUP-1]; nothing when the stack is empty."""
+        if not self.stack:
+            return []
+        tile = self.rules.tile
+        letter = tile(self.stack[-1]).letter  # the groups' order is public: A comes first
+        group = Counter(t for t in self.stack if tile(t).letter == letter)
+        size = sum(group.values())
+        return [ChanceOutcome(_cached(Draw, t), Fraction(group[t], size)) for t in sorted(group)]
+
+    def token_outcomes(self) -> list[ChanceOutcome[Reveal]]:
+        """The type of a face-down treasure token (the one a take would reveal), by type:
+        each as likely as its share of the face-down tokens, on the tiles and in the pool,
+        which no player can tell apart [HIDDEN-1]; nothing when none is left."""
+        counts = [0] * self.rules.token_types
+        for token in self.token_pool:
+            counts[token] += 1
+        for stack in self.tokens.values():
+            for token in stack:
+                counts[token] += 1
+        total = sum(counts)
+        return [
+            ChanceOutcome(_cached(Reveal, t), Fraction(n, total)) for t, n in enumerate(counts) if n
+        ]
+
     def _draw(self) -> str:
         """Take the top tile of the stack (or the one a replay forces) [SETUP-1]."""
         if self._forced_draws:
@@ -1436,6 +1512,11 @@ _HANDLERS: Final[dict[type[Action], Handler]] = dict((
 _REVEALS: Final = frozenset({EndTurn, Bid, Pass})
 
 _CAMP_KINDS: Final = (JUNGLE, TREASURE)
+#: The rule each reason of :meth:`GameState._camp_site_fault` cites.
+_CAMP_SITE_RULES: Final = {
+    "refuse.camp_no_tile": "CAMP-1", "refuse.camp_treasure_left": "TREASURE-4",
+    "refuse.camp_kind": "CAMP-1", "refuse.camp_taken": "CAMP-2",
+}
 _DIRECTION_OF: Final = {step: d for d, step in enumerate(STEP)}
 _UNDOABLE: Final = frozenset({Phase.TILE, Phase.TURN, Phase.SCORING, Phase.PICK})
 

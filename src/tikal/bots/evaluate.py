@@ -14,7 +14,8 @@ Terms (all per player ``q``; ``R`` = scoring rounds still to come for ``q``):
   soft majority in [0, 1] from the strength margin (leader = 3).  During a
   scoring turn the scoring player's own majorities are exact.
 * treasures [SET-1]: set points times ``R``; taking a face-down token is valued
-  by its expectation over the hidden token types [HIDDEN-1].
+  by its expectation over the hidden token types [HIDDEN-1], with the
+  probabilities of the rules core's ``token_outcomes()``.
 * figures near treasures, figures on the board, camps: small potentials.
 """
 
@@ -22,6 +23,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field, fields
+from fractions import Fraction
 from importlib import resources
 from pathlib import Path
 from typing import Any, Final
@@ -136,8 +138,9 @@ class Evaluator:
     future: list[int] = field(default_factory=list)
     temple_weight: list[float] = field(default_factory=list)
     exact: int = -1
-    hidden: list[int] = field(default_factory=list)
-    hidden_total: int = 0
+    #: A face-down token's type and its probability [HIDDEN-1] (the rules core's
+    #: :meth:`~tikal.state.GameState.token_outcomes`).
+    token_odds: list[tuple[int, Fraction]] = field(default_factory=list)
     set_points: tuple[int, ...] = ()
     each: int = 0
     _gains: dict[tuple[tuple[int, ...], int], float] = field(default_factory=dict)
@@ -162,14 +165,7 @@ class Evaluator:
         ]
         later = self.weights.later
         self.temple_weight = [(1 + later * (r - 1)) if r > 0 else 0.0 for r in self.rounds]
-        hidden = [0] * game.rules.token_types
-        for t in game.token_pool:
-            hidden[t] += 1
-        for stack in game.tokens.values():
-            for t in stack:
-                hidden[t] += 1
-        self.hidden = hidden
-        self.hidden_total = sum(hidden)
+        self.token_odds = [(o.outcome.token, o.probability) for o in game.token_outcomes()]
         self.set_points = game.rules.set_points
         self.each = game.rules.token_points_each
 
@@ -193,17 +189,16 @@ class Evaluator:
         return found
 
     def _token_gain(self, counts: tuple[int, ...], q: int) -> float:
-        if not self.hidden_total:
+        if not self.token_odds:
             return 0.0
         if self.each:
             return float(self.each * self.rounds[q])
         sp = self.set_points
-        total = 0.0
-        for t, h in enumerate(self.hidden):
-            if h:
-                c = counts[t]
-                total += h * (sp[min(c + 1, 3)] - sp[min(c, 3)])
-        return total / self.hidden_total * self.rounds[q]
+        expected = Fraction(0)  # exact: the float below is the expectation correctly rounded
+        for t, chance in self.token_odds:
+            c = counts[t]
+            expected += chance * (sp[min(c + 1, 3)] - sp[min(c, 3)])
+        return float(expected) * self.rounds[q]
 
     def player_terms(self, game: GameState) -> list[float]:
         """Banked score, treasures, camps and figures on the board, per player."""
