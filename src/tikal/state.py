@@ -25,6 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from enum import StrEnum
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, Final, Generic, NamedTuple, Self, TypeVar, cast
 
 from . import hexes
@@ -73,6 +74,7 @@ Refusal = tuple[str, str, dict[str, Any]]
 SUPPLY: Final = -1  # not yet brought in
 OUT: Final = -2  # left the board (its worker-guard took the temple) [GUARD-2]
 GUARDING: Final = -3  # guards a temple for good [GUARD-3]
+LIFTED: Final = -9  # lifted off its space for a moment by a planner (GameState.with_figure)
 #: Names of those places, for messages and snapshots.
 LEADER_PLACES: Final = {SUPPLY: "supply", OUT: "out", GUARDING: "guard"}
 STEP: Final = hexes.STEP
@@ -147,6 +149,7 @@ class ScoreEvent(NamedTuple):
 
 
 _A = TypeVar("_A", bound=Action)
+_T = TypeVar("_T")
 _EXIT_CACHE: dict[tuple[int, int, int], Exit] = {}
 _ACTION_CACHE: dict[tuple[Any, ...], Action] = {}
 
@@ -436,6 +439,60 @@ class GameState:
         """Take every field of ``other`` as it is (``undo`` gives it a clone)."""
         raise NotImplementedError  # written from the field list below the class
 
+    # ------------------------------------------------------------ trials
+    # Planners ask how a position would look after one change that no single action
+    # makes (a figure more on a space, a temple a level higher, a treasure gone).  These
+    # make the change without rule checks, action points or history, let
+    # ``look(self, cell)`` read the position (often ``evaluator.cell_terms``) and put it
+    # back exactly (the figure maps keep their order, which the order of the moves
+    # offered depends on) before they return, even when ``look`` raises.
+
+    def with_figure(
+        self, player: int, cell: int, leader: bool, change: int, look: Callable[[Self, int], _T]
+    ) -> _T:
+        """``look(self, cell)`` with one figure of ``player`` more (``change`` 1) or fewer (-1) on
+        ``cell``: the leader stands there (from wherever it was) or is lifted off
+        (:data:`LIFTED`), a worker is added or taken away."""
+        if leader:
+            saved = self.leader[player]
+            self.leader[player] = cell if change > 0 else LIFTED
+            try:
+                return look(self, cell)
+            finally:
+                self.leader[player] = saved
+        workers = self.workers[player]
+        if change > 0:
+            add_worker(workers, cell)
+            try:
+                return look(self, cell)
+            finally:
+                remove_worker(workers, cell)
+        count = workers[cell]
+        workers[cell] = count - 1  # kept in the map at zero: its place there stays
+        try:
+            return look(self, cell)
+        finally:
+            workers[cell] = count
+
+    def with_level_raised(self, cell: int, look: Callable[[Self, int], _T]) -> _T:
+        """``look(self, cell)`` with the temple on ``cell`` a level higher (as a dig leaves
+        it)."""
+        self.levels[cell] += 1
+        try:
+            return look(self, cell)
+        finally:
+            self.levels[cell] -= 1
+
+    def with_token_taken(self, cell: int, look: Callable[[Self, int], _T]) -> _T:
+        """``look(self, cell)`` with the top treasure token of ``cell`` gone (as a take leaves it;
+        nobody holds it meanwhile)."""
+        stack = self.tokens[cell]
+        self.tokens[cell] = stack[:-1]
+        try:
+            return look(self, cell)
+        finally:
+            self.tokens[cell] = stack
+
     # ------------------------------------------------------------ tiles
 
     def set_tile(self, cell: int, spec: TileSpec, rotation: int) -> None:
@@ -689,6 +746,11 @@ class GameState:
         build there is :meth:`check`'s question (camps left [CAMP-2], a figure there
         [CAMP-3])."""
         return self._camp_site_fault(cell) is None
+
+    def camp_sites(self) -> list[int]:
+        """Every space a camp may stand on (:meth:`is_camp_site`), in the board's order."""
+        fault = self._camp_site_fault
+        return [cell for cell in self.tiles if fault(cell) is None]
 
     def _camp_site_fault(self, cell: int) -> str | None:
         """Why no camp may stand on ``cell``, as the refusal's message key (its rule in
@@ -1210,10 +1272,7 @@ class GameState:
         for stack in self.tokens.values():
             for token in stack:
                 counts[token] += 1
-        total = sum(counts)
-        return [
-            ChanceOutcome(_cached(Reveal, t), Fraction(n, total)) for t, n in enumerate(counts) if n
-        ]
+        return list(_token_odds(tuple(counts)))
 
     def _draw(self) -> str:
         """Take the top tile of the stack (or the one a replay forces) [SETUP-1]."""
@@ -1439,6 +1498,16 @@ class GameState:
 GameState.clone = clone_function(GameState, GameState.clone.__doc__ or "")  # type: ignore[method-assign, assignment]
 GameState._restore = restore_function(  # type: ignore[method-assign, assignment]
     GameState, GameState._restore.__doc__ or "")
+
+
+@lru_cache(maxsize=512)
+def _token_odds(counts: tuple[int, ...]) -> tuple[ChanceOutcome[Reveal], ...]:
+    """The token outcomes for face-down counts per type, made once per counts: a planner
+    asks for them at every plan, and the fractions cost ten times the counting."""
+    total = sum(counts)
+    return tuple(
+        ChanceOutcome(_cached(Reveal, t), Fraction(n, total)) for t, n in enumerate(counts) if n
+    )
 
 
 def _shuffled_stack(rs: RuleSet, rng: random.Random) -> list[str]:

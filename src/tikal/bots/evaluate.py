@@ -25,6 +25,7 @@ import json
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
 from importlib import resources
+from math import lcm
 from pathlib import Path
 from typing import Any, Final
 
@@ -141,6 +142,10 @@ class Evaluator:
     #: A face-down token's type and its probability [HIDDEN-1] (the rules core's
     #: :meth:`~tikal.state.GameState.token_outcomes`).
     token_odds: list[tuple[int, Fraction]] = field(default_factory=list)
+    #: The same odds as whole numbers over one denominator, ``_odds_scale``: the
+    #: expectation is then exact in integers (Fraction sums were a sixth of planning)
+    _odds_weights: list[tuple[int, int]] = field(default_factory=list)
+    _odds_scale: int = 0
     set_points: tuple[int, ...] = ()
     each: int = 0
     _gains: dict[tuple[tuple[int, ...], int], float] = field(default_factory=dict)
@@ -165,7 +170,11 @@ class Evaluator:
         ]
         later = self.weights.later
         self.temple_weight = [(1 + later * (r - 1)) if r > 0 else 0.0 for r in self.rounds]
-        self.token_odds = [(o.outcome.token, o.probability) for o in game.token_outcomes()]
+        odds = self.token_odds = [(o.outcome.token, o.probability) for o in game.token_outcomes()]
+        scale = self._odds_scale = lcm(*[chance.denominator for _, chance in odds])
+        self._odds_weights = [
+            (t, chance.numerator * (scale // chance.denominator)) for t, chance in odds
+        ]
         self.set_points = game.rules.set_points
         self.each = game.rules.token_points_each
 
@@ -194,11 +203,11 @@ class Evaluator:
         if self.each:
             return float(self.each * self.rounds[q])
         sp = self.set_points
-        expected = Fraction(0)  # exact: the float below is the expectation correctly rounded
-        for t, chance in self.token_odds:
+        total = 0  # exact, so the quotient is the expectation correctly rounded
+        for t, weight in self._odds_weights:
             c = counts[t]
-            expected += chance * (sp[min(c + 1, 3)] - sp[min(c, 3)])
-        return float(expected) * self.rounds[q]
+            total += weight * (sp[min(c + 1, 3)] - sp[min(c, 3)])
+        return total / self._odds_scale * self.rounds[q]
 
     def player_terms(self, game: GameState) -> list[float]:
         """Banked score, treasures, camps and figures on the board, per player."""
