@@ -8,12 +8,20 @@ event so records replay exactly.  Whoever must decide chance instead (a record
 being replayed) names the outcomes: ``apply(action, chance=[...])`` and
 ``start(chance=[...])`` produce exactly those or raise :class:`ChanceError`.
 
+What chance may still bring is public: :meth:`GameState.chance_outcomes` gives the
+outcomes of the next chance event with their probabilities (OpenSpiel's model), from
+what every player knows.
+
 A state also knows what each action *is*: :meth:`GameState.cost`,
 :meth:`GameState.check` (why it is illegal, without playing it) and
-:meth:`GameState.describe` (a message key and parameters for any language).
+:meth:`GameState.describe` (a message key and parameters for any language; the
+wording is :mod:`tikal.describe`'s).  The move generator asks the very checks that
+:meth:`GameState.apply` makes, and where a camp may stand is one rule,
+:meth:`GameState.is_camp_site`, which the bots' planner asks too.
 
-Internally every container holds either immutable values or is copied by
-:meth:`GameState.clone`, so cloning is a handful of shallow copies.
+The state's fields are declared once, with how each is copied (:mod:`tikal.fields`);
+every container holds immutable values, so :meth:`GameState.clone` is a handful of
+shallow copies, written as straight-line code from that list at import.
 """
 
 # ruff: noqa: RUF009  (the GameState fields are declared with tikal.fields helpers, not defaults)
@@ -1495,7 +1503,8 @@ class GameState:
 
 # clone and _restore are written once from the field list (straight-line code, as fast as
 # the hand-written clone they replace; tikal.fields)
-GameState.clone = clone_function(GameState, GameState.clone.__doc__ or "")  # type: ignore[method-assign, assignment]
+GameState.clone = clone_function(  # type: ignore[method-assign, assignment]
+    GameState, GameState.clone.__doc__ or "")
 GameState._restore = restore_function(  # type: ignore[method-assign, assignment]
     GameState, GameState._restore.__doc__ or "")
 
