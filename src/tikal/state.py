@@ -159,7 +159,7 @@ class ScoreEvent(NamedTuple):
 _A = TypeVar("_A", bound=Action)
 _T = TypeVar("_T")
 _EXIT_CACHE: dict[tuple[int, int, int], Exit] = {}
-_ACTION_CACHE: dict[tuple[Any, ...], Action] = {}
+_ACTION_CACHE: dict[tuple[Any, ...], Any] = {}
 
 
 def _exit_dst(e: Exit) -> int:
@@ -178,10 +178,10 @@ def _exit(src: int, dst: int, cost: int) -> Exit:
 def _cached(kind: type[_A], *args: object) -> _A:
     """The action ``kind(*args)``, built once and shared (actions are immutable values)."""
     key = (kind, *args)
-    found = _ACTION_CACHE.get(key)
+    found: _A | None = _ACTION_CACHE.get(key)  # the cache holds kind(*args) under key
     if found is None:
         found = _ACTION_CACHE[key] = kind(*args)
-    return cast(_A, found)
+    return found
 
 
 _PLACEMENTS: dict[int, tuple[PlaceTile, ...]] = {}
@@ -804,7 +804,9 @@ class GameState:
         mine, best_other = self.strength(p, cell), 0
         for other in range(self.players):  # a loop: the move generator asks this per temple
             if other != p:
-                best_other = max(best_other, self.strength(other, cell))
+                theirs = self.strength(other, cell)
+                if theirs > best_other:
+                    best_other = theirs
         if mine <= best_other:
             return "GUARD-1", "refuse.guard_not_strongest", {
                 "cell": hexes.label(cell), "mine": mine, "best": best_other,
