@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import random
 from collections import Counter
+from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
@@ -321,7 +322,8 @@ def test_evaluation_counts_rounds_and_values_tokens_by_expectation() -> None:
     assert ev.rounds == [volcanoes + 1] * 2
     # no token recovered yet: each of the 8 types is equally likely; a first token is worth 1
     assert ev.token_gain(game.treasures[0], 0) == pytest.approx(1.0 * ev.rounds[0])
-    assert ev.hidden_total == 24
+    assert ev.token_odds == [(t, Fraction(3, 24)) for t in range(8)]  # 3 of each of 8 hidden
+    assert len(game.token_pool) + sum(map(len, game.tokens.values())) == 24
 
 
 def test_take_is_planned_by_expectation_then_replanned() -> None:

@@ -17,6 +17,7 @@ from .state import (
     LEADER_PLACES,
     OUT,
     SUPPLY,
+    ChanceOutcome,
     GameState,
     Phase,
     PlacedTile,
@@ -57,6 +58,6 @@ class Game(GameState):
 
 
 __all__ = [
-    "GUARDING", "LEADER_PLACES", "OUT", "SUPPLY", "Game", "GameState", "Phase", "PlacedTile",
-    "ScoreEvent",
+    "GUARDING", "LEADER_PLACES", "OUT", "SUPPLY", "ChanceOutcome", "Game", "GameState", "Phase",
+    "PlacedTile", "ScoreEvent",
 ]

@@ -8,20 +8,33 @@ event so records replay exactly.  Whoever must decide chance instead (a record
 being replayed) names the outcomes: ``apply(action, chance=[...])`` and
 ``start(chance=[...])`` produce exactly those or raise :class:`ChanceError`.
 
+What chance may still bring is public: :meth:`GameState.chance_outcomes` gives the
+outcomes of the next chance event with their probabilities (OpenSpiel's model), from
+what every player knows.
+
 A state also knows what each action *is*: :meth:`GameState.cost`,
 :meth:`GameState.check` (why it is illegal, without playing it) and
-:meth:`GameState.describe` (a message key and parameters for any language).
+:meth:`GameState.describe` (a message key and parameters for any language; the
+wording is :mod:`tikal.describe`'s).  The move generator asks the very checks that
+:meth:`GameState.apply` makes, and where a camp may stand is one rule,
+:meth:`GameState.is_camp_site`, which the bots' planner asks too.
 
-Internally every container holds either immutable values or is copied by
-:meth:`GameState.clone`, so cloning is a handful of shallow copies.
+The state's fields are declared once, with how each is copied (:mod:`tikal.fields`);
+every container holds immutable values, so :meth:`GameState.clone` is a handful of
+shallow copies, written as straight-line code from that list at import.
 """
 
+# ruff: noqa: RUF009  (the GameState fields are declared with tikal.fields helpers, not defaults)
 from __future__ import annotations
 
 import random
+from collections import Counter
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Final, NamedTuple, Self
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any, Final, Generic, NamedTuple, Self, TypeVar, cast
 
 from . import hexes
 from .actions import (
@@ -47,7 +60,19 @@ from .actions import (
     token_name,
 )
 from .components import JUNGLE, TEMPLE, TREASURE, VOLCANO, RuleSet, TileSpec, rule_set
+from .describe import describe_action
+from .describe import tile_message as tile_message  # re-exported (svg)
 from .errors import ChanceError, IllegalAction, NotationError
+from .fields import (
+    clone_function,
+    copied,
+    copied_each,
+    given,
+    initialise,
+    restore_function,
+    scratch,
+    shared,
+)
 from .messages import Message
 
 #: A refusal before it is raised: rule id, message key, parameters.
@@ -57,6 +82,7 @@ Refusal = tuple[str, str, dict[str, Any]]
 SUPPLY: Final = -1  # not yet brought in
 OUT: Final = -2  # left the board (its worker-guard took the temple) [GUARD-2]
 GUARDING: Final = -3  # guards a temple for good [GUARD-3]
+LIFTED: Final = -9  # lifted off its space for a moment by a planner (GameState.with_figure)
 #: Names of those places, for messages and snapshots.
 LEADER_PLACES: Final = {SUPPLY: "supply", OUT: "out", GUARDING: "guard"}
 STEP: Final = hexes.STEP
@@ -92,6 +118,18 @@ class Exit(NamedTuple):
     leader_move: Move
 
 
+_Outcome = TypeVar("_Outcome", bound=Draw | Reveal, covariant=True)
+
+
+class ChanceOutcome(NamedTuple, Generic[_Outcome]):
+    """One way a chance event may turn out and how likely it is, from what every player
+    knows [HIDDEN-1]: the (action, probability) pairs of OpenSpiel's
+    ``chance_outcomes()``, with exact fractions (``float()`` gives OpenSpiel's floats)."""
+
+    outcome: _Outcome
+    probability: Fraction
+
+
 class ScoreEvent(NamedTuple):
     """One player's scoring at the end of their scoring turn."""
 
@@ -118,8 +156,10 @@ class ScoreEvent(NamedTuple):
         return cls(**{name: int(data[name]) for name in cls._fields})
 
 
+_A = TypeVar("_A", bound=Action)
+_T = TypeVar("_T")
 _EXIT_CACHE: dict[tuple[int, int, int], Exit] = {}
-_ACTION_CACHE: dict[tuple[Any, ...], Action] = {}
+_ACTION_CACHE: dict[tuple[Any, ...], Any] = {}
 
 
 def _exit_dst(e: Exit) -> int:
@@ -135,12 +175,12 @@ def _exit(src: int, dst: int, cost: int) -> Exit:
     return found
 
 
-def _cached(kind: type[Action], *args: Any) -> Any:
+def _cached(kind: type[_A], *args: object) -> _A:
+    """The action ``kind(*args)``, built once and shared (actions are immutable values)."""
     key = (kind, *args)
-    found = _ACTION_CACHE.get(key)
+    found: _A | None = _ACTION_CACHE.get(key)  # the cache holds kind(*args) under key
     if found is None:
-        found = kind(*args)
-        _ACTION_CACHE[key] = found
+        found = _ACTION_CACHE[key] = kind(*args)
     return found
 
 
@@ -208,112 +248,78 @@ def _rotations(spec: TileSpec) -> tuple[tuple[int, ...], ...]:
 
 
 
+@dataclass(slots=True, init=False, repr=False, eq=False, match_args=False)
 class GameState:
     """A game of Tikal: position, whose turn, and the history that led here.
 
     This is the rules core; :class:`tikal.game.Game` adds the conveniences that need
     other modules (views, records, snapshots, pictures) on top of it.
+
+    The fields below are the whole state, each named once: its type, how :meth:`clone`
+    copies it and its value in :meth:`empty` (:mod:`tikal.fields`); ``__slots__``, the
+    clone, the restore of :meth:`undo` and the empty game are all made from this list.
     """
 
-    __slots__ = (
-        "_forced_draws",
-        "_forced_tokens",
-        "_undo_actions",
-        "_undo_base",
-        "ap",
-        "bid_order",
-        "bids_paid",
-        "camps",
-        "current",
-        "discarded",
-        "display",
-        "drawn",
-        "dug",
-        "exits",
-        "frontier",
-        "guards",
-        "high_bid",
-        "high_bidder",
-        "history",
-        "last_placer",
-        "leader",
-        "level_supply",
-        "levels",
-        "markers",
-        "options",
-        "out",
-        "passed",
-        "phase",
-        "players",
-        "rules",
-        "score_events",
-        "scores",
-        "scoring_final",
-        "scoring_queue",
-        "scoring_rounds",
-        "seed",
-        "stack",
-        "supply",
-        "taken",
-        "tiles",
-        "tiles_placed",
-        "token_pool",
-        "tokens",
-        "treasures",
-        "undo_enabled",
-        "volcano",
-        "volcano_holder",
-        "workers",
-    )
-
-    rules: RuleSet
-    options: dict[str, Any]
-    players: int
-    seed: int | None
-    tiles: dict[int, PlacedTile]
-    exits: dict[int, tuple[Exit, ...]]
-    frontier: set[int]
-    levels: dict[int, int]
-    level_supply: list[int]
-    tokens: dict[int, tuple[int, ...]]
-    token_pool: list[int]
-    camps: dict[int, int]
-    guards: dict[int, tuple[int, bool]]
-    workers: list[dict[int, int]]
-    leader: list[int]
-    supply: list[int]
-    out: list[int]
-    treasures: list[tuple[int, ...]]
-    scores: list[int]
-    stack: list[str]
-    display: list[str]
-    markers: list[bool]
-    discarded: list[str]
-    phase: Phase
-    current: int
-    ap: int
-    drawn: str | None
-    dug: dict[int, int]
-    taken: dict[int, int]
-    scoring_queue: list[int]
-    scoring_final: bool
-    volcano: str | None
-    volcano_holder: int | None
-    bid_order: list[int]
-    passed: list[int]
-    high_bid: int
-    high_bidder: int | None
-    bids_paid: list[int]
-    last_placer: int | None
-    tiles_placed: int
-    scoring_rounds: int
-    history: list[Action]
-    score_events: list[ScoreEvent]
-    undo_enabled: bool
-    _undo_base: GameState | None
-    _undo_actions: list[Action]
-    _forced_draws: list[tuple[int, str]]  # (offset in the chance given, tile) while applying
-    _forced_tokens: list[tuple[int, int]]  # (offset in the chance given, token type)
+    # the game being played: given to empty(), shared by every copy
+    rules: RuleSet = given()
+    options: dict[str, Any] = given()
+    players: int = given()
+    seed: int | None = given()
+    # the board
+    tiles: dict[int, PlacedTile] = copied(lambda rs, n: {})
+    exits: dict[int, tuple[Exit, ...]] = copied(lambda rs, n: {})
+    frontier: set[int] = copied(lambda rs, n: set())
+    levels: dict[int, int] = copied(lambda rs, n: {})
+    level_supply: list[int] = copied(lambda rs, n: list(rs.level_supply))
+    tokens: dict[int, tuple[int, ...]] = copied(lambda rs, n: {})
+    token_pool: list[int] = copied(lambda rs, n: [])
+    camps: dict[int, int] = copied(lambda rs, n: {})
+    guards: dict[int, tuple[int, bool]] = copied(lambda rs, n: {})
+    # the players' figures, treasures and scores
+    workers: list[dict[int, int]] = copied_each(lambda rs, n: [{} for _ in range(n)])
+    leader: list[int] = copied(lambda rs, n: [SUPPLY] * n)
+    supply: list[int] = copied(lambda rs, n: [rs.workers] * n)
+    out: list[int] = copied(lambda rs, n: [0] * n)
+    treasures: list[tuple[int, ...]] = copied(
+        lambda rs, n: [(0,) * rs.token_types for _ in range(n)])
+    scores: list[int] = copied(lambda rs, n: [rs.starting_score] * n)
+    # the tiles still to come
+    stack: list[str] = copied(lambda rs, n: [])
+    display: list[str] = copied(lambda rs, n: [])
+    markers: list[bool] = copied(lambda rs, n: [True] * n)
+    discarded: list[str] = copied(lambda rs, n: [])
+    # whose turn, and what this turn has done
+    phase: Phase = shared(Phase.TURN)
+    current: int = shared(0)
+    ap: int = shared(0)
+    drawn: str | None = shared(None)
+    dug: dict[int, int] = copied(lambda rs, n: {})
+    taken: dict[int, int] = copied(lambda rs, n: {})
+    # scoring rounds
+    scoring_queue: list[int] = copied(lambda rs, n: [])
+    scoring_final: bool = shared(False)
+    volcano: str | None = shared(None)
+    volcano_holder: int | None = shared(None)
+    # the auction
+    bid_order: list[int] = copied(lambda rs, n: [])
+    passed: list[int] = copied(lambda rs, n: [])
+    high_bid: int = shared(-1)
+    high_bidder: int | None = shared(None)
+    bids_paid: list[int] = copied(lambda rs, n: [0] * n)
+    last_placer: int | None = shared(None)
+    tiles_placed: int = shared(0)
+    scoring_rounds: int = shared(0)
+    # what led here
+    history: list[Action] = copied(lambda rs, n: [])
+    score_events: list[ScoreEvent] = copied(lambda rs, n: [])
+    # undo: the position before this turn's first undoable action, shared by copies
+    undo_enabled: bool = shared(True)
+    _undo_base: GameState | None = shared(None)
+    _undo_actions: list[Action] = copied(lambda rs, n: [])
+    # chance a replay forces, only while one action is applied:
+    # (offset in the chance given, tile) and (offset, token type)
+    _forced_draws: list[tuple[int, str]] = scratch()
+    _forced_tokens: list[tuple[int, int]] = scratch()
 
     # ------------------------------------------------------------------ setup
 
@@ -363,26 +369,7 @@ class GameState:
         start from which a position snapshot is built (:meth:`set_tile` and attributes)."""
         game = cls.__new__(cls)
         game.rules, game.options, game.players, game.seed = rs, options, players, seed
-        game.tiles, game.exits, game.frontier, game.levels = {}, {}, set(), {}
-        game.level_supply = list(rs.level_supply)
-        game.tokens, game.token_pool, game.camps, game.guards = {}, [], {}, {}
-        game.workers = [{} for _ in range(players)]
-        game.leader = [SUPPLY] * players
-        game.supply = [rs.workers] * players
-        game.out = [0] * players
-        game.treasures = [(0,) * rs.token_types for _ in range(players)]
-        game.scores = [rs.starting_score] * players
-        game.stack, game.display, game.markers, game.discarded = [], [], [True] * players, []
-        game.phase, game.current, game.ap, game.drawn = Phase.TURN, 0, 0, None
-        game.dug, game.taken = {}, {}
-        game.scoring_queue, game.scoring_final = [], False
-        game.volcano, game.volcano_holder = None, None
-        game.bid_order, game.passed, game.high_bid, game.high_bidder = [], [], -1, None
-        game.bids_paid = [0] * players
-        game.last_placer, game.tiles_placed, game.scoring_rounds = None, 0, 0
-        game.history, game.score_events = [], []
-        game.undo_enabled, game._undo_base, game._undo_actions = True, None, []
-        game._forced_draws, game._forced_tokens = [], []
+        initialise(game, rs, players)
         for cell, spec in rs.preprinted:
             game.set_tile(cell, spec, 0)
         return game
@@ -454,35 +441,65 @@ class GameState:
 
     def clone(self) -> Self:
         """A cheap independent copy (shallow copies of small containers)."""
-        cls = type(self)
-        g = cls.__new__(cls)
-        g.rules, g.options, g.players, g.seed = self.rules, self.options, self.players, self.seed
-        g.tiles, g.exits, g.frontier = self.tiles.copy(), self.exits.copy(), self.frontier.copy()
-        g.levels, g.level_supply = self.levels.copy(), self.level_supply[:]
-        g.tokens, g.token_pool = self.tokens.copy(), self.token_pool[:]
-        g.camps, g.guards = self.camps.copy(), self.guards.copy()
-        g.workers = [w.copy() for w in self.workers]
-        g.leader, g.supply, g.out = self.leader[:], self.supply[:], self.out[:]
-        g.treasures, g.scores = self.treasures[:], self.scores[:]
-        g.stack, g.display, g.markers = self.stack[:], self.display[:], self.markers[:]
-        g.discarded = self.discarded[:]
-        g.phase, g.current, g.ap, g.drawn = self.phase, self.current, self.ap, self.drawn
-        g.dug, g.taken = self.dug.copy(), self.taken.copy()
-        g.scoring_queue, g.scoring_final = self.scoring_queue[:], self.scoring_final
-        g.volcano, g.volcano_holder = self.volcano, self.volcano_holder
-        g.bid_order, g.passed = self.bid_order[:], self.passed[:]
-        g.high_bid, g.high_bidder, g.bids_paid = self.high_bid, self.high_bidder, self.bids_paid[:]
-        g.last_placer, g.tiles_placed = self.last_placer, self.tiles_placed
-        g.scoring_rounds = self.scoring_rounds
-        g.history, g.score_events = self.history[:], self.score_events[:]
-        g.undo_enabled, g._undo_base = self.undo_enabled, self._undo_base
-        g._undo_actions = self._undo_actions[:]
-        g._forced_draws, g._forced_tokens = [], []  # only ever filled inside apply/start
-        return g
+        raise NotImplementedError  # written from the field list below the class
 
     def _restore(self, other: Self) -> None:
-        for name in GameState.__slots__:
-            setattr(self, name, getattr(other, name))
+        """Take every field of ``other`` as it is (``undo`` gives it a clone)."""
+        raise NotImplementedError  # written from the field list below the class
+
+    # ------------------------------------------------------------ trials
+    # Planners ask how a position would look after one change that no single action
+    # makes (a figure more on a space, a temple a level higher, a treasure gone).  These
+    # make the change without rule checks, action points or history, let
+    # ``look(self, cell)`` read the position (often ``evaluator.cell_terms``) and put it
+    # back exactly (the figure maps keep their order, which the order of the moves
+    # offered depends on) before they return, even when ``look`` raises.
+
+    def with_figure(
+        self, player: int, cell: int, leader: bool, change: int, look: Callable[[Self, int], _T]
+    ) -> _T:
+        """``look(self, cell)`` with one figure of ``player`` more (``change`` 1) or fewer (-1) on
+        ``cell``: the leader stands there (from wherever it was) or is lifted off
+        (:data:`LIFTED`), a worker is added or taken away."""
+        if leader:
+            saved = self.leader[player]
+            self.leader[player] = cell if change > 0 else LIFTED
+            try:
+                return look(self, cell)
+            finally:
+                self.leader[player] = saved
+        workers = self.workers[player]
+        if change > 0:
+            add_worker(workers, cell)
+            try:
+                return look(self, cell)
+            finally:
+                remove_worker(workers, cell)
+        count = workers[cell]
+        workers[cell] = count - 1  # kept in the map at zero: its place there stays
+        try:
+            return look(self, cell)
+        finally:
+            workers[cell] = count
+
+    def with_level_raised(self, cell: int, look: Callable[[Self, int], _T]) -> _T:
+        """``look(self, cell)`` with the temple on ``cell`` a level higher (as a dig leaves
+        it)."""
+        self.levels[cell] += 1
+        try:
+            return look(self, cell)
+        finally:
+            self.levels[cell] -= 1
+
+    def with_token_taken(self, cell: int, look: Callable[[Self, int], _T]) -> _T:
+        """``look(self, cell)`` with the top treasure token of ``cell`` gone (as a take leaves it;
+        nobody holds it meanwhile)."""
+        stack = self.tokens[cell]
+        self.tokens[cell] = stack[:-1]
+        try:
+            return look(self, cell)
+        finally:
+            self.tokens[cell] = stack
 
     # ------------------------------------------------------------ tiles
 
@@ -625,8 +642,9 @@ class GameState:
         return result
 
     def _site_actions(self, p: int, camps: list[int], result: list[Action]) -> None:
-        """Dig, take, camp and guard where the player has figures (cheap checks inline;
-        they mirror the ``_*_problem`` methods, which remain the authority on apply)."""
+        """Dig, take, guard and camp where the player may, asked of the same checks that
+        :meth:`apply` makes (``_*_problem``, :meth:`is_camp_site`); the action points and
+        the limits of camps and guards are looked at once here, as apply looks at them."""
         ap, rules = self.ap, self.rules
         allowed, costs = rules.actions, rules.costs
         can_dig = "dig" in allowed and ap >= costs["dig"]
@@ -637,44 +655,34 @@ class GameState:
         )
         if not (can_dig or can_take or can_camp or can_guard):
             return
-        workers, lead = self.workers[p], self.leader[p]
-        tiles, tokens, guards = self.tiles, self.tokens, self.guards
         occupied = sorted(self._occupied(p))
-        camp_sites = occupied
-        if can_camp and not self.options.get("camp_needs_own_figure"):
-            camp_sites = sorted(tiles)
+        tiles = self.tiles
         for cell in occupied:
             kind = tiles[cell].spec.kind
-            figures = workers.get(cell, 0) + (lead == cell)
-            acts = _cell_actions(cell)
             if kind == TEMPLE:
-                if cell in guards:
-                    continue
-                if can_dig:
-                    done = self.dug.get(cell, 0)
-                    nxt = self.levels[cell] + 1
-                    if done < 2 and figures > done and nxt <= MAX_LEVEL and self.level_supply[nxt]:
-                        result.append(acts.dig)
-                if can_guard and self._strictly_strongest(p, cell):
-                    if workers.get(cell, 0):
-                        result.append(acts.guard_worker)
-                    if lead == cell:
-                        result.append(acts.guard_leader)
-            elif kind == TREASURE and can_take and tokens.get(cell):
-                done = self.taken.get(cell, 0)
-                if done < 2 and figures > done:
-                    result.append(acts.take)
+                self._temple_actions(p, cell, can_dig, can_guard, result)
+            elif kind == TREASURE and can_take and self._take_problem(p, cell) is None:
+                result.append(_cell_actions(cell).take)
         if can_camp:
-            for cell in camp_sites:
-                kind = tiles[cell].spec.kind
-                if (kind == JUNGLE or (kind == TREASURE and not tokens.get(cell))) and (
-                    cell not in self.camps
-                ):
+            sites = occupied if self.options.get("camp_needs_own_figure") else sorted(tiles)
+            for cell in sites:
+                if self._camp_site_fault(cell) is None:  # is_camp_site, one call fewer
                     result.append(_cell_actions(cell).camp)
 
-    def _strictly_strongest(self, p: int, cell: int) -> bool:
-        mine = self.strength(p, cell)
-        return all(self.strength(o, cell) < mine for o in range(self.players) if o != p)
+    def _temple_actions(
+        self, p: int, cell: int, can_dig: bool, can_guard: bool, result: list[Action]
+    ) -> None:
+        """Dig and guard on a temple where ``p`` has figures (the guard checks only for the
+        figure that stands there)."""
+        acts = _cell_actions(cell)
+        if can_dig and self._dig_problem(p, cell) is None:
+            result.append(acts.dig)
+        if not can_guard:
+            return
+        if self.workers[p].get(cell, 0) and self._guard_problem(p, cell, False) is None:
+            result.append(acts.guard_worker)
+        if self.leader[p] == cell and self._guard_problem(p, cell, True) is None:
+            result.append(acts.guard_leader)
 
     def _path_actions(self, p: int, camps: list[int], result: list[Action]) -> None:
         ends = [self.rules.basecamp, *sorted(camps)]
@@ -739,18 +747,42 @@ class GameState:
             return "TREASURE-2", "refuse.take_needs", need
         return None
 
-    def _camp_problem(self, p: int, cell: int) -> Refusal | None:
+    def is_camp_site(self, cell: int) -> bool:
+        """Whether a camp may stand on ``cell``: a jungle tile, or a treasure tile with no
+        treasure left, without a camp yet [CAMP-1][CAMP-2][TREASURE-4].  The one camp-site
+        rule: the move generator, the refusals and the bots' planner all ask it.  Who may
+        build there is :meth:`check`'s question (camps left [CAMP-2], a figure there
+        [CAMP-3])."""
+        return self._camp_site_fault(cell) is None
+
+    def camp_sites(self) -> list[int]:
+        """Every space a camp may stand on (:meth:`is_camp_site`), in the board's order."""
+        fault = self._camp_site_fault
+        return [cell for cell in self.tiles if fault(cell) is None]
+
+    def _camp_site_fault(self, cell: int) -> str | None:
+        """Why no camp may stand on ``cell``, as the refusal's message key (its rule in
+        :data:`_CAMP_SITE_RULES`), or None; no parameters are built, as the move generator
+        asks this of many tiles."""
         tile = self.tiles.get(cell)
         if tile is None:
-            return "CAMP-1", "refuse.camp_no_tile", {"cell": hexes.label(cell)}
+            return "refuse.camp_no_tile"
         kind = tile.spec.kind
         if kind == TREASURE and self.tokens.get(cell):
-            return "TREASURE-4", "refuse.camp_treasure_left", {"cell": hexes.label(cell)}
+            return "refuse.camp_treasure_left"
         if kind not in _CAMP_KINDS:
-            what = {"cell": hexes.label(cell), "kind": Message(f"kind.{kind}")}
-            return "CAMP-1", "refuse.camp_kind", what
+            return "refuse.camp_kind"
         if cell in self.camps:
-            return "CAMP-2", "refuse.camp_taken", {"cell": hexes.label(cell)}
+            return "refuse.camp_taken"
+        return None
+
+    def _camp_problem(self, p: int, cell: int) -> Refusal | None:
+        fault = self._camp_site_fault(cell)
+        if fault is not None:
+            params: dict[str, Any] = {"cell": hexes.label(cell)}
+            if fault == "refuse.camp_kind":
+                params["kind"] = Message(f"kind.{self.tiles[cell].spec.kind}")
+            return _CAMP_SITE_RULES[fault], fault, params
         if len(self.own_camps(p)) >= self.rules.camps_max:
             return "CAMP-2", "refuse.camps_used", {"max": self.rules.camps_max}
         if self.options.get("camp_needs_own_figure") and not self.figures_on(p, cell):
@@ -769,8 +801,12 @@ class GameState:
             return "GUARD-1", "refuse.guard_leader_not_on", {"cell": hexes.label(cell)}
         if not leader and not self.workers[p].get(cell, 0):
             return "GUARD-1", "refuse.guard_no_worker", {"cell": hexes.label(cell)}
-        mine = self.strength(p, cell)
-        best_other = max((self.strength(o, cell) for o in range(self.players) if o != p), default=0)
+        mine, best_other = self.strength(p, cell), 0
+        for other in range(self.players):  # a loop: the move generator asks this per temple
+            if other != p:
+                theirs = self.strength(other, cell)
+                if theirs > best_other:
+                    best_other = theirs
         if mine <= best_other:
             return "GUARD-1", "refuse.guard_not_strongest", {
                 "cell": hexes.label(cell), "mine": mine, "best": best_other,
@@ -806,54 +842,13 @@ class GameState:
     def describe(self, action: Action) -> Message:
         """What ``action`` does, as a message key (its verb) and parameters; render it with
         :func:`tikal.messages.render`.  Works for the actions offered now and for every
-        action already in :attr:`history` (tiles, once placed, never change)."""
-        describe: Callable[[GameState, Action], Message] = _DESCRIBERS[type(action)]
-        return describe(self, action)
+        action already in :attr:`history` (tiles, once placed, never change); the
+        wording lives in :mod:`tikal.describe`."""
+        return describe_action(self, action)
 
     def describe_tile(self, tile_id: str) -> Message:
         """What the tile ``tile_id`` of this rule set is, as a message."""
         return tile_message(self.rules.tile(tile_id))
-
-    def _describe_tile(self, action: PlaceTile) -> Message:
-        placed = self.tiles.get(action.cell)
-        spec = placed.spec if placed is not None else self.tile_to_place()
-        return Message("tile", {
-            "tile": tile_message(spec), "cell": hexes.label(action.cell),
-            "rotation": action.rotation,
-        })
-
-    def _describe_walk(self, action: Move | SecretPath) -> Message:
-        return Message(action.verb, {
-            "figure": _figure_message(action.leader), "from": hexes.label(action.src),
-            "to": hexes.label(action.dst), "cost": self.cost(action),
-        })
-
-    def _describe_figure(self, action: PutFigure | PlaceGuard) -> Message:
-        return Message(action.verb, {
-            "figure": _figure_message(action.leader), "cell": hexes.label(action.cell),
-            "cost": self.cost(action),
-        })
-
-    def _describe_site(self, action: Dig | TakeTreasure | BuildCamp) -> Message:
-        return Message(action.verb, {"cell": hexes.label(action.cell), "cost": self.cost(action)})
-
-    def _describe_swap(self, action: Swap) -> Message:
-        return Message("swap", {
-            "give": token_name(action.give).upper(), "take": token_name(action.take).upper(),
-            "player": action.other, "cost": self.cost(action),
-        })
-
-    def _describe_tile_id(self, action: PickTile | Draw) -> Message:
-        key = "draw" if action.is_chance else "pick"
-        spec = self.rules.tile(action.tile_id)
-        return Message(key, {"tile": tile_message(spec), "tile_id": action.tile_id})
-
-    def _describe_plain(self, action: Action) -> Message:
-        if type(action) is Bid:
-            return Message("bid", {"amount": action.amount})
-        if type(action) is Reveal:
-            return Message("reveal", {"token": token_name(action.token).upper()})
-        return Message(action.verb, {})
 
     # ------------------------------------------------------------ apply
 
@@ -1242,6 +1237,53 @@ class GameState:
 
     # ------------------------------------------------------------ chance
 
+    def chance_outcomes(
+        self, action: Action | None = None
+    ) -> Sequence[ChanceOutcome[Draw | Reveal]]:
+        """The outcomes the next chance event may have, with their probabilities, as
+        OpenSpiel's ``chance_outcomes()``; worked out from public knowledge only, so a
+        game and every player's view of it give the same [HIDDEN-1].
+
+        Without ``action``: the next tile off the stack (:meth:`draw_outcomes`).  With an
+        action: the first chance event playing it would cause, a treasure revealed
+        (:meth:`token_outcomes`) or a tile drawn (after ``end``, the next turn's or the
+        auction's); empty when it causes none.  Later events of the same action (the
+        rest of an auction's display) depend on the first.  An illegal action raises
+        :class:`IllegalAction`, as :meth:`apply` would; nothing changes."""
+        if action is None:
+            return self.draw_outcomes()
+        trial = self.clone()
+        trial.undo_enabled = False
+        before = len(trial.history)
+        trial.apply(action)
+        first = next((a for a in trial.history[before:] if a.is_chance), None)
+        if first is None:
+            return []
+        return self.token_outcomes() if type(first) is Reveal else self.draw_outcomes()
+
+    def draw_outcomes(self) -> list[ChanceOutcome[Draw]]:
+        """The tile the stack gives next, by tile id: every tile of the letter group on top
+        is as likely [SETUP-1]; nothing when the stack is empty."""
+        if not self.stack:
+            return []
+        tile = self.rules.tile
+        letter = tile(self.stack[-1]).letter  # the groups' order is public: A comes first
+        group = Counter(t for t in self.stack if tile(t).letter == letter)
+        size = sum(group.values())
+        return [ChanceOutcome(_cached(Draw, t), Fraction(group[t], size)) for t in sorted(group)]
+
+    def token_outcomes(self) -> list[ChanceOutcome[Reveal]]:
+        """The type of a face-down treasure token (the one a take would reveal), by type:
+        each as likely as its share of the face-down tokens, on the tiles and in the pool,
+        which no player can tell apart [HIDDEN-1]; nothing when none is left."""
+        counts = [0] * self.rules.token_types
+        for token in self.token_pool:
+            counts[token] += 1
+        for stack in self.tokens.values():
+            for token in stack:
+                counts[token] += 1
+        return list(_token_odds(tuple(counts)))
+
     def _draw(self) -> str:
         """Take the top tile of the stack (or the one a replay forces) [SETUP-1]."""
         if self._forced_draws:
@@ -1461,6 +1503,24 @@ class GameState:
         )
 
 
+# clone and _restore are written once from the field list (straight-line code, as fast as
+# the hand-written clone they replace; tikal.fields)
+GameState.clone = clone_function(  # type: ignore[method-assign, assignment]
+    GameState, GameState.clone.__doc__ or "")
+GameState._restore = restore_function(  # type: ignore[method-assign, assignment]
+    GameState, GameState._restore.__doc__ or "")
+
+
+@lru_cache(maxsize=512)
+def _token_odds(counts: tuple[int, ...]) -> tuple[ChanceOutcome[Reveal], ...]:
+    """The token outcomes for face-down counts per type, made once per counts: a planner
+    asks for them at every plan, and the fractions cost ten times the counting."""
+    total = sum(counts)
+    return tuple(
+        ChanceOutcome(_cached(Reveal, t), Fraction(n, total)) for t, n in enumerate(counts) if n
+    )
+
+
 def _shuffled_stack(rs: RuleSet, rng: random.Random) -> list[str]:
     """Letter groups shuffled separately, A drawn first; the top is the list's end."""
     stack: list[str] = []
@@ -1494,60 +1554,49 @@ def _not_playable(action: object) -> IllegalAction:
     return IllegalAction("NOTATION", "refuse.not_an_action", {"action": repr(action)})
 
 
-def tile_message(spec: TileSpec | None) -> Message:
-    """How a terrain tile reads ("temple 5", "treasure (3 masks)"); None: an unknown tile."""
-    if spec is None:
-        return Message("tile.unknown")
-    return Message(f"tile.{spec.kind}", {"value": spec.value, "masks": spec.masks})
-
-
 def _ends(src: int, dst: int) -> dict[str, Any]:
     """The two spaces of a walk, as message parameters."""
     return {"from": hexes.label(src), "to": hexes.label(dst)}
 
 
-def _figure_message(leader: bool) -> Message:
-    return Message("figure.leader" if leader else "figure.worker")
+#: How the rules core plays (or, with ``run`` false, only checks) one kind of action:
+#: ``handler(state, action, run, afford)``.
+Handler = Callable[[GameState, Action, bool, bool], None]
 
 
-_HANDLERS: Final[dict[type, Any]] = {
-    PlaceTile: GameState._do_place_tile,
-    PickTile: GameState._do_pick,
-    PutFigure: GameState._do_put,
-    Move: GameState._do_move,
-    SecretPath: GameState._do_path,
-    Dig: GameState._do_dig,
-    TakeTreasure: GameState._do_take,
-    Swap: GameState._do_swap,
-    BuildCamp: GameState._do_camp,
-    PlaceGuard: GameState._do_guard,
-    EndTurn: GameState._do_end,
-    Bid: GameState._do_bid,
-    Pass: GameState._do_pass,
-}
+def _handles(
+    kind: type[_A], handler: Callable[[GameState, _A, bool, bool], None]
+) -> tuple[type[Action], Handler]:
+    """One entry of :data:`_HANDLERS`: mypy checks that ``handler`` takes a ``kind``; the
+    table is looked up by the exact type of the action, so it only ever gets one."""
+    return kind, cast(Handler, handler)
 
-_DESCRIBERS: Final[dict[type, Any]] = {
-    PlaceTile: GameState._describe_tile,
-    PickTile: GameState._describe_tile_id,
-    Draw: GameState._describe_tile_id,
-    PutFigure: GameState._describe_figure,
-    PlaceGuard: GameState._describe_figure,
-    Move: GameState._describe_walk,
-    SecretPath: GameState._describe_walk,
-    Dig: GameState._describe_site,
-    TakeTreasure: GameState._describe_site,
-    BuildCamp: GameState._describe_site,
-    Swap: GameState._describe_swap,
-    EndTurn: GameState._describe_plain,
-    Bid: GameState._describe_plain,
-    Pass: GameState._describe_plain,
-    Reveal: GameState._describe_plain,
-}
+
+_HANDLERS: Final[dict[type[Action], Handler]] = dict((
+    _handles(PlaceTile, GameState._do_place_tile),
+    _handles(PickTile, GameState._do_pick),
+    _handles(PutFigure, GameState._do_put),
+    _handles(Move, GameState._do_move),
+    _handles(SecretPath, GameState._do_path),
+    _handles(Dig, GameState._do_dig),
+    _handles(TakeTreasure, GameState._do_take),
+    _handles(Swap, GameState._do_swap),
+    _handles(BuildCamp, GameState._do_camp),
+    _handles(PlaceGuard, GameState._do_guard),
+    _handles(EndTurn, GameState._do_end),
+    _handles(Bid, GameState._do_bid),
+    _handles(Pass, GameState._do_pass),
+))
 
 #: Actions after which nothing can be taken back: they hand the turn on or bid [HIDDEN-1].
 _REVEALS: Final = frozenset({EndTurn, Bid, Pass})
 
 _CAMP_KINDS: Final = (JUNGLE, TREASURE)
+#: The rule each reason of :meth:`GameState._camp_site_fault` cites.
+_CAMP_SITE_RULES: Final = {
+    "refuse.camp_no_tile": "CAMP-1", "refuse.camp_treasure_left": "TREASURE-4",
+    "refuse.camp_kind": "CAMP-1", "refuse.camp_taken": "CAMP-2",
+}
 _DIRECTION_OF: Final = {step: d for d, step in enumerate(STEP)}
 _UNDOABLE: Final = frozenset({Phase.TILE, Phase.TURN, Phase.SCORING, Phase.PICK})
 

@@ -14,7 +14,8 @@ Terms (all per player ``q``; ``R`` = scoring rounds still to come for ``q``):
   soft majority in [0, 1] from the strength margin (leader = 3).  During a
   scoring turn the scoring player's own majorities are exact.
 * treasures [SET-1]: set points times ``R``; taking a face-down token is valued
-  by its expectation over the hidden token types [HIDDEN-1].
+  by its expectation over the hidden token types [HIDDEN-1], with the
+  probabilities of the rules core's ``token_outcomes()``.
 * figures near treasures, figures on the board, camps: small potentials.
 """
 
@@ -22,7 +23,9 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field, fields
+from fractions import Fraction
 from importlib import resources
+from math import lcm
 from pathlib import Path
 from typing import Any, Final
 
@@ -136,8 +139,13 @@ class Evaluator:
     future: list[int] = field(default_factory=list)
     temple_weight: list[float] = field(default_factory=list)
     exact: int = -1
-    hidden: list[int] = field(default_factory=list)
-    hidden_total: int = 0
+    #: A face-down token's type and its probability [HIDDEN-1] (the rules core's
+    #: :meth:`~tikal.state.GameState.token_outcomes`).
+    token_odds: list[tuple[int, Fraction]] = field(default_factory=list)
+    #: The same odds as whole numbers over one denominator, ``_odds_scale``: the
+    #: expectation is then exact in integers (Fraction sums were a sixth of planning)
+    _odds_weights: list[tuple[int, int]] = field(default_factory=list)
+    _odds_scale: int = 0
     set_points: tuple[int, ...] = ()
     each: int = 0
     _gains: dict[tuple[tuple[int, ...], int], float] = field(default_factory=dict)
@@ -162,14 +170,11 @@ class Evaluator:
         ]
         later = self.weights.later
         self.temple_weight = [(1 + later * (r - 1)) if r > 0 else 0.0 for r in self.rounds]
-        hidden = [0] * game.rules.token_types
-        for t in game.token_pool:
-            hidden[t] += 1
-        for stack in game.tokens.values():
-            for t in stack:
-                hidden[t] += 1
-        self.hidden = hidden
-        self.hidden_total = sum(hidden)
+        odds = self.token_odds = [(o.outcome.token, o.probability) for o in game.token_outcomes()]
+        scale = self._odds_scale = lcm(*[chance.denominator for _, chance in odds])
+        self._odds_weights = [
+            (t, chance.numerator * (scale // chance.denominator)) for t, chance in odds
+        ]
         self.set_points = game.rules.set_points
         self.each = game.rules.token_points_each
 
@@ -193,17 +198,16 @@ class Evaluator:
         return found
 
     def _token_gain(self, counts: tuple[int, ...], q: int) -> float:
-        if not self.hidden_total:
+        if not self.token_odds:
             return 0.0
         if self.each:
             return float(self.each * self.rounds[q])
         sp = self.set_points
-        total = 0.0
-        for t, h in enumerate(self.hidden):
-            if h:
-                c = counts[t]
-                total += h * (sp[min(c + 1, 3)] - sp[min(c, 3)])
-        return total / self.hidden_total * self.rounds[q]
+        total = 0  # exact, so the quotient is the expectation correctly rounded
+        for t, weight in self._odds_weights:
+            c = counts[t]
+            total += weight * (sp[min(c + 1, 3)] - sp[min(c, 3)])
+        return total / self._odds_scale * self.rounds[q]
 
     def player_terms(self, game: GameState) -> list[float]:
         """Banked score, treasures, camps and figures on the board, per player."""
