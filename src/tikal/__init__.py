@@ -33,13 +33,14 @@ from .errors import ChanceError, IllegalAction, NotationError, PositionError, Re
 from .game import Game
 from .hexes import label, parse_label
 from .messages import Message, render
-from .state import GameState, Phase, ScoreEvent
+from .state import ChanceOutcome, GameState, Phase, ScoreEvent
 from .view import View
 
 __version__ = "0.1.0"
 
 __all__ = [
-    "END_TURN", "PASS", "RULE_SET_NAMES", "Action", "Bid", "BuildCamp", "ChanceError", "Dig",
+    "END_TURN", "PASS", "RULE_SET_NAMES", "Action", "Bid", "BuildCamp", "ChanceError",
+    "ChanceOutcome", "Dig",
     "Draw", "EndTurn", "Game", "GameState", "IllegalAction", "Message", "Move", "NotationError",
     "Pass", "Phase", "PickTile", "PlaceGuard", "PlaceTile", "PositionError", "PutFigure",
     "RecordError", "Reveal", "RuleSet", "ScoreEvent", "SecretPath", "Swap", "TakeTreasure",

@@ -24,7 +24,6 @@ every container holds immutable values, so :meth:`GameState.clone` is a handful 
 shallow copies, written as straight-line code from that list at import.
 """
 
-# ruff: noqa: RUF009  (the GameState fields are declared with tikal.fields helpers, not defaults)
 from __future__ import annotations
 
 import random
@@ -60,8 +59,7 @@ from .actions import (
     token_name,
 )
 from .components import JUNGLE, TEMPLE, TREASURE, VOLCANO, RuleSet, TileSpec, rule_set
-from .describe import describe_action
-from .describe import tile_message as tile_message  # re-exported (svg)
+from .describe import describe_action, tile_message
 from .errors import ChanceError, IllegalAction, NotationError
 from .fields import (
     clone_function,

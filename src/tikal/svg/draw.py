@@ -10,9 +10,9 @@ from dataclasses import dataclass, field
 from typing import Final
 
 from ..components import BASECAMP, JUNGLE, TEMPLE, TREASURE, VOLCANO, TileSpec
+from ..describe import tile_message
 from ..messages import Message, catalog, render
 from ..seats import seat_look
-from ..state import tile_message
 
 SQRT3: Final = math.sqrt(3)
 SVG_NS: Final = "http://www.w3.org/2000/svg"
