@@ -294,7 +294,7 @@ def test_svg_imports_only_the_engine_core() -> None:
                 assert node.level in (1, 2) or not (node.module or "").startswith("tikal")
                 if node.level == 2:  # from the package above: the engine's modules
                     local |= {node.module} if node.module else {a.name for a in node.names}
-    assert local <= {"state", "view", "hexes", "components", "seats", "messages"}, local
+    assert local <= {"state", "view", "hexes", "components", "seats", "messages", "describe"}, local
 
 
 def test_svg_keeps_nothing_between_calls() -> None:
