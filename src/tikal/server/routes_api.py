@@ -12,9 +12,11 @@ from pydantic import BaseModel, Field
 
 from .. import __version__
 from ..components import RULE_SET_NAMES, rule_set
+from ..messages import Message
 from ..seats import seat_table
-from .bots import bot_names, hint_bot_name
+from .bots import PACES, bot_names, hint_bot_name
 from .deps import client_of, services
+from .errors import ServerError
 from .i18n import request_language
 from .limits import MAX_NAME, parse_json
 from .messages import colour_name, rule_set_json
@@ -60,9 +62,29 @@ class TokenIn(BaseModel):
     token: str | None = Field(None, max_length=64)
 
 
+class PaceIn(BaseModel):
+    pace: str = Field(..., pattern="^(" + "|".join(PACES) + ")$",
+                      description="how long this game's bots wait before each action: "
+                                  "fast, normal or slow (see GET /api/meta `paces`)")
+    token: str | None = Field(None, max_length=64)
+
+
+def _rule_set_meta(name: str, language: str) -> dict[str, Any]:
+    """A rule set as in the state message, plus what a page shows of a game's progress
+    beside it: the volcanoes among its tiles (the scoring rounds to come) and the tiles
+    per letter of its stack."""
+    rs = rule_set(name)
+    letters: dict[str, int] = {}
+    for spec in rs.terrain:
+        letters[spec.letter] = letters.get(spec.letter, 0) + 1
+    return {**rule_set_json(rs, language),
+            "volcanoes": sum(1 for spec in rs.terrain if spec.kind == "volcano"),
+            "letters": letters}
+
+
 def meta(language: str = "en") -> dict[str, Any]:
     """What a client needs before a game: seat looks, rule sets, bot levels, the version."""
-    sets = {name: rule_set_json(rule_set(name), language) for name in RULE_SET_NAMES}
+    sets = {name: _rule_set_meta(name, language) for name in RULE_SET_NAMES}
     return {
         "version": __version__,
         "seats": [seat.to_json() for seat in seat_table()],
@@ -70,6 +92,7 @@ def meta(language: str = "en") -> dict[str, Any]:
         "rulesets": sets,
         "bots": bot_names(),
         "hint_bot": hint_bot_name(),
+        "paces": list(PACES),
     }
 
 
@@ -184,6 +207,20 @@ async def post_undo(request: Request, game_id: str, body: UndoIn,
     token = body.token or x_tikal_token
     session = await asyncio.to_thread(svc.manager.undo, game_id, token, body.state)
     return await answer_move(request, session, token, body.state, reply)
+
+
+@router.post("/games/{game_id}/pace", tags=["play"])
+async def post_pace(request: Request, game_id: str, body: PaceIn,
+                    x_tikal_token: str | None = Token) -> dict[str, Any]:
+    """Set the pace of this game's bots (a player's preference; spectators may not):
+    ``fast``, ``normal`` or ``slow``.  Kept in memory by the process that runs the game."""
+    svc = services(request)
+    svc.limits.check(client_of(request), "move")
+    session = await asyncio.to_thread(svc.manager.get, game_id)
+    if not session.seats_for(body.token or x_tikal_token):
+        raise ServerError("forbidden", Message("server.spectator"), 403)
+    svc.manager.bots.set_pace(session.game_id, body.pace)
+    return {"type": "pace", "pace": body.pace}
 
 
 @router.post("/games/{game_id}/hint", tags=["play"])
