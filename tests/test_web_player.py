@@ -188,7 +188,7 @@ def test_treasure_icons_resolve_in_every_panel(
             assert icons, f"no treasure icon in {panel}"
             assert all(i["defined"] and i["width"] > 0 for i in icons), (panel, icons)
         names = page.eval_on_selector_all(".modal .tr", "els => els.map((e) => e.title)")
-        assert all(re.search(r"[A-H]", n) for n in names), names  # named by type, not "×1"
+        assert all(re.search(r"[A-H]", n) for n in names), names  # named by type, not "x1" alone
         if language == "en":
             shot(page, "01-treasure-icons")
         page.goto(f"{server.url}/replay/{finished.created['id']}?lang={language}")
@@ -344,7 +344,8 @@ def two_figures_game() -> tuple[int, list[str], str]:
 
 
 def click_figure(page: Any, seat: int, fig: str, cell: str) -> None:
-    page.locator(f'svg.board g.fig[data-seat="{seat}"][data-fig="{fig}"][data-cell="{cell}"]').click()
+    selector = f'svg.board g.fig[data-seat="{seat}"][data-fig="{fig}"][data-cell="{cell}"]'
+    page.locator(selector).click()
 
 
 def click_space(page: Any, cell: str) -> None:
@@ -357,7 +358,7 @@ def click_space(page: Any, cell: str) -> None:
 
 def picked(page: Any) -> dict[str, str] | None:
     found: dict[str, str] | None = page.evaluate(
-        "() => window.tikal.ui.fig && { cell: window.tikal.ui.fig.cell, fig: window.tikal.ui.fig.fig }")
+        "() => { const f = window.tikal.ui.fig; return f && { cell: f.cell, fig: f.fig }; }")
     return found
 
 
@@ -401,7 +402,8 @@ GOAL_LOOK = """(cell) => {
     return { stroke: s.stroke, dash: s.strokeDasharray, width: s.strokeWidth }; };
   const goal = document.querySelector(`#board g.space[data-cell="${cell}"]`);
   const fits = [...document.querySelectorAll('#board g.space.tut-fit')].filter((g) => g !== goal);
-  return { goal: look(goal), fits: fits.map(look), stars: document.querySelectorAll('#board .tut-star').length };
+  const stars = document.querySelectorAll('#board .tut-star').length;
+  return { goal: look(goal), fits: fits.map(look), stars };
 }"""
 
 
@@ -504,7 +506,8 @@ def test_the_first_opponent_is_the_easy_bot(server: ServerProcess, browser: Any)
     assert page.input_value('.seat-row[data-seat="1"] select') == "bot:easy"
     page.click("#add-seat")
     assert page.input_value('.seat-row[data-seat="2"] select') == "bot:easy"
-    choices = page.eval_on_selector_all('.seat-row[data-seat="1"] option', "os => os.map((o) => o.value)")
+    choices = page.eval_on_selector_all('.seat-row[data-seat="1"] option',
+                                        "os => os.map((o) => o.value)")
     assert "bot:hard" in choices  # the stronger ones one click away
     for button in ("#quick-demo", "#quick-standard"):
         page.goto(server.url)
@@ -521,8 +524,10 @@ def test_the_first_opponent_is_the_easy_bot(server: ServerProcess, browser: Any)
 
 BOARD_FILL = """() => {
   const box = document.getElementById('board-scroll').getBoundingClientRect();
-  const rects = [...document.querySelectorAll('svg.board > g.space')].map((g) => g.getBoundingClientRect());
-  const left = Math.min(...rects.map((r) => r.left)), right = Math.max(...rects.map((r) => r.right));
+  const rects = [...document.querySelectorAll('svg.board > g.space')]
+    .map((g) => g.getBoundingClientRect());
+  const left = Math.min(...rects.map((r) => r.left));
+  const right = Math.max(...rects.map((r) => r.right));
   const label = document.querySelector('svg.board g.space text.lbl').getBoundingClientRect();
   return { fill: (right - left) / box.width, label: label.height };
 }"""
@@ -560,7 +565,8 @@ def test_every_seat_is_drawn_in_the_colour_it_is_called(
     page.goto(game["hotseat_url"])
     wait_state(page, "S.seats.length === 4")
     for p, seat in enumerate(state(page)["seats"]):
-        fill = page.locator(f'#players .player[data-seat="{p}"] .chip svg > *').first.get_attribute("fill")
+        chip = page.locator(f'#players .player[data-seat="{p}"] .chip svg > *').first
+        fill = chip.get_attribute("fill")
         assert fill and fill.lower() == seat["colour"].lower()
         r, g, b = (int(fill[i:i + 2], 16) / 255 for i in (1, 3, 5))
         hue = colorsys.rgb_to_hsv(r, g, b)[0] * 360
@@ -585,7 +591,8 @@ def contrast(a: str, b: str) -> float:
 
 PROGRESS = """() => ({
   tiles: +document.getElementById('tiles-left').dataset.count,
-  letters: Object.fromEntries([...document.querySelectorAll('#tiles-by-letter .letter')].map((e) => [e.dataset.letter, +e.dataset.count])),
+  letters: Object.fromEntries([...document.querySelectorAll('#tiles-by-letter .letter')]
+    .map((e) => [e.dataset.letter, +e.dataset.count])),
   done: +document.getElementById('rounds').dataset.done,
   seen: +document.getElementById('volcanoes').dataset.seen,
 })"""
@@ -674,7 +681,8 @@ def test_end_turn_with_ap_left_asks_first(server: ServerProcess, browser: Any) -
     page.check("#confirm-end-never")
     page.click("#confirm-end-yes")
     wait_state(page, "S.current === 0")
-    assert page.evaluate("() => JSON.parse(localStorage.getItem('tikal.prefs')).confirmEnd") is False
+    kept = page.evaluate("() => JSON.parse(localStorage.getItem('tikal.prefs'))")
+    assert kept["confirmEnd"] is False
     assert not page.is_checked("#pref-confirm")
     page.locator("svg.board g.space.target").first.click()
     wait_state(page, "S.phase === 'turn' && S.ap > 0")

@@ -123,3 +123,14 @@ def errors_of(page: Any) -> list[str]:
     found: list[str] = []
     page.on("pageerror", lambda e: found.append(str(e)))
     return found
+
+
+END_TURN = '#turn-card button[data-action="end"]'
+
+
+def end_turn(page: Any, selector: str = END_TURN) -> None:
+    """Press "End turn"; with action points left the page asks first (issue 32) and ends
+    the turn only when that is confirmed: confirmed here."""
+    page.click(selector)
+    if page.locator("#confirm-end").count():
+        page.click("#confirm-end-yes")

@@ -170,8 +170,8 @@ export const TEXT = {
   summarySets: () => TK.t("summary.sets"),
   summaryBids: () => TK.t("summary.bids"),
   summaryTotal: () => TK.t("summary.total"),
-  summaryCell: (temples, treasures) => TK.t("summary.cell", { temples, treasures }),
-  summaryCellTitle: (temples, treasures) => TK.t("summary.cell_title", { temples, treasures }),
+  summaryCell: (temples, gems) => TK.t("summary.cell", { temples, gems }),
+  summaryCellTitle: (temples, gems) => TK.t("summary.cell_title", { temples, gems }),
   // The keyboard help: the keys (letters and arrows are the keys themselves) and what they do.
   keys: () => [
     [TK.t("keys.tab_key"), TK.t("keys.tab")],
