@@ -24,8 +24,10 @@ from tikal.bots.analysis import Review, shown_percents
 from tikal.cli import app as cli
 from tikal.components import RULE_SET_NAMES, rule_set
 from tikal.messages import LANGUAGES, render
+from tikal.seats import seat_table
 from tikal.server import create_app
 from tikal.server.bots import PACES, BotRunner
+from tikal.server.messages import colour_name
 from tikal.server.sprites import treasure_sprite
 from tikal.state import tile_message
 from tikal.svg import TREASURE_LOOKS, treasure_name
@@ -90,6 +92,22 @@ def test_the_normal_pace_is_the_servers_own_delay() -> None:
     runner.set_pace("g", "normal")
     assert runner.delay_for("g") == pytest.approx(0.6)
     runner.close()
+
+
+# ------------------------------------------------------------------ names
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_unnamed_seats_are_called_by_their_colour_in_the_language(
+    client: TestClient, language: str
+) -> None:
+    seats = [{"kind": "human"}, {"kind": "bot", "level": "easy", "name": "  "},
+             {"kind": "human", "name": "Ann"}]
+    reply = client.post("/api/games", params={"lang": language},
+                        json={"rules": "standard", "seats": seats})
+    assert reply.status_code == 201, reply.text
+    names = [s["name"] for s in reply.json()["seats"]]
+    assert names == [colour_name(seat_table()[p].name, language) for p in (0, 1)] + ["Ann"]
 
 
 # ------------------------------------------------------------------ /api/meta

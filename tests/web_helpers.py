@@ -33,8 +33,10 @@ def free_port() -> int:
 class ServerProcess:
     """``tikal serve`` in a subprocess, listening on 127.0.0.1 only."""
 
-    def __init__(self, db: Path, port: int | None = None, bot_delay: float = 0.05) -> None:
+    def __init__(self, db: Path, port: int | None = None, bot_delay: float = 0.05,
+                 args: tuple[str, ...] = ()) -> None:
         self.db = db
+        self.args = args  # more options of tikal serve (e.g. --no-limits)
         self.port = port or free_port()
         self.bot_delay = bot_delay
         self.proc: subprocess.Popen[bytes] | None = None
@@ -48,7 +50,7 @@ class ServerProcess:
         cmd = [
             sys.executable, "-c", "from tikal.cli import main; main()", "serve",
             "--host", "127.0.0.1", "--port", str(self.port), "--db", str(self.db),
-            "--bot-delay", str(self.bot_delay), "--log-level", "warning",
+            "--bot-delay", str(self.bot_delay), "--log-level", "warning", *self.args,
         ]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
         with open(self.log, "ab") as out:
@@ -84,9 +86,11 @@ class ServerProcess:
 # ------------------------------------------------------------------ browser test fixtures
 
 
-def serve(factory: Any, name: str, bot_delay: float = 0.05) -> Iterator[ServerProcess]:
+def serve(factory: Any, name: str, bot_delay: float = 0.05,
+          args: tuple[str, ...] = ()) -> Iterator[ServerProcess]:
     """A module's ``tikal serve`` on a fresh SQLite file (``yield from`` it in a fixture)."""
-    proc = ServerProcess(factory.mktemp(name) / f"{name}.sqlite3", bot_delay=bot_delay).start()
+    proc = ServerProcess(factory.mktemp(name) / f"{name}.sqlite3", bot_delay=bot_delay,
+                         args=args).start()
     yield proc
     proc.stop()
 

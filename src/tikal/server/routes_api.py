@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 from .. import __version__
 from ..components import RULE_SET_NAMES, rule_set
 from ..messages import Message
-from ..seats import seat_table
+from ..seats import seat_look, seat_table
 from .bots import PACES, bot_names, hint_bot_name
 from .deps import client_of, services
 from .errors import ServerError
@@ -136,6 +136,18 @@ async def list_games(request: Request) -> list[dict[str, Any]]:
     return listing
 
 
+def named_seats(seats: list[SeatIn], language: str) -> list[dict[str, Any]]:
+    """The seats asked for, each left unnamed called by its colour in the language of the
+    request ("Orange" was "Red" in a German game, where the seat should read "Orange")."""
+    out = []
+    for p, seat in enumerate(seats):
+        data = seat.model_dump()
+        if not (data.get("name") or "").strip():
+            data["name"] = colour_name(seat_look(p).name, language)
+        out.append(data)
+    return out
+
+
 @router.post("/games", tags=["games"], status_code=201)
 async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
     """Create a game. The answer holds each human seat's secret token (shown once).
@@ -147,7 +159,7 @@ async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
     bot_only = all(s.kind == "bot" for s in body.seats)
     svc.keeper.check_create(client, bot_only)
     session, links = await asyncio.to_thread(
-        svc.manager.create, body.rules, [s.model_dump() for s in body.seats],
+        svc.manager.create, body.rules, named_seats(body.seats, request_language(request)),
         body.options, body.hotseat, body.seed,
     )
     svc.keeper.created(client, session.game_id, bot_only)
