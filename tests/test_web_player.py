@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import colorsys
 import json
-import os
 import random
 import re
 from collections.abc import Iterator
@@ -25,6 +24,7 @@ import httpx
 import pytest
 
 from test_analysis import blunder_record
+from test_web_a11y import serious
 from tikal import Game, tutorial
 from tikal.messages import render, text
 from tikal.seats import seat_table
@@ -35,12 +35,10 @@ from web_helpers import (
     ServerProcess,
     chromium,
     errors_of,
-    serve,
     state,
+    tiny_analysis,
     wait_state,
 )
-
-axe_module = pytest.importorskip("axe_playwright_python.sync_playwright")
 
 pytestmark = pytest.mark.browser
 SHOTS = ARTIFACTS / "player"
@@ -53,16 +51,11 @@ DESKTOP = {"width": 1280, "height": 800}
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     """One server for the module, without the per-client caps (the module opens some 40
     games from one address); analyses are tiny (one determinization, two plans)."""
-    saved = {k: os.environ.get(k) for k in ("TIKAL_ANALYSIS_BUDGET", "TIKAL_ANALYSIS_CANDIDATES")}
-    os.environ.update(TIKAL_ANALYSIS_BUDGET="1", TIKAL_ANALYSIS_CANDIDATES="2")
-    try:
-        yield from serve(tmp_path_factory, "player", args=("--no-limits",))
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+    with tiny_analysis():
+        proc = ServerProcess(tmp_path_factory.mktemp("player") / "player.sqlite3",
+                             args=("--no-limits",)).start()
+    yield proc
+    proc.stop()
 
 
 @pytest.fixture(scope="module")
@@ -780,13 +773,6 @@ def test_the_end_of_game_summary_shows_points_by_source(
 
 
 # ------------------------------------------------------------------ the new panels: axe, phone
-
-
-def serious(page: Any) -> list[str]:
-    results = axe_module.Axe().run(page)
-    return [f"{v['id']} ({v['impact']}): {v['help']} at "
-            f"{[n['target'] for n in v['nodes'][:3]]}"
-            for v in results.response["violations"] if v["impact"] in ("serious", "critical")]
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE], ids=["desktop", "phone"])

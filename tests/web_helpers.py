@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -81,6 +82,23 @@ class ServerProcess:
                 self.proc.wait(timeout=10)
             except subprocess.TimeoutExpired:
                 self.kill()
+
+
+@contextmanager
+def tiny_analysis() -> Iterator[None]:
+    """Server processes started inside analyse with one determinization and two plans
+    (the environment is as it was afterwards)."""
+    names = ("TIKAL_ANALYSIS_BUDGET", "TIKAL_ANALYSIS_CANDIDATES")
+    saved = {k: os.environ.get(k) for k in names}
+    os.environ.update(TIKAL_ANALYSIS_BUDGET="1", TIKAL_ANALYSIS_CANDIDATES="2")
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
 
 
 # ------------------------------------------------------------------ browser test fixtures

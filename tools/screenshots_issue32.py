@@ -12,7 +12,6 @@ palette of 256 colours, a few dozen KB each.
 
 from __future__ import annotations
 
-import os
 import sys
 import tempfile
 from collections.abc import Callable
@@ -25,7 +24,13 @@ sys.path.insert(0, str(ROOT / "tests"))
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 import test_web_player as player  # noqa: E402
-from web_helpers import CHROMIUM, CHROMIUM_ARGS, ServerProcess, wait_state  # noqa: E402
+from web_helpers import (  # noqa: E402
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    ServerProcess,
+    tiny_analysis,
+    wait_state,
+)
 
 SCREENS = {"desktop": player.DESKTOP, "phone": player.PHONE}
 LANGUAGES = ("en", "de", "ja")
@@ -196,9 +201,9 @@ def games_for(server: ServerProcess) -> dict[str, Any]:
 
 def main(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
-    os.environ.update(TIKAL_ANALYSIS_BUDGET="1", TIKAL_ANALYSIS_CANDIDATES="2")
     with tempfile.TemporaryDirectory() as tmp:
-        server = ServerProcess(Path(tmp) / "shots.sqlite3", args=("--no-limits",)).start()
+        with tiny_analysis():
+            server = ServerProcess(Path(tmp) / "shots.sqlite3", args=("--no-limits",)).start()
         try:
             games = games_for(server)
             with sync_playwright() as p:
