@@ -33,7 +33,7 @@ from importlib import resources
 from typing import Any
 
 from . import rulebook
-from .actions import Action, PlaceTile, parse_action
+from .actions import Action, parse_action
 from .errors import IllegalAction
 from .game import Game
 from .hexes import label
@@ -336,7 +336,7 @@ def tried_text(game: Game, action: Action, language: str) -> str:
     read "place basecamp on 0,0"."""
     message = game.describe(action)
     drawn = game.tile_to_place()
-    if isinstance(action, PlaceTile) and drawn is not None:
+    if action.verb == "tile" and drawn is not None:
         message = Message(message.key, {**message.params, "tile": tile_message(drawn)})
     return render(message, "action", names(language), language)
 

@@ -163,21 +163,32 @@ TK.treasureIcon = function (letter, count) {
 // spaces next to them), so that on a narrow screen the hexes fill the board's box: the
 // demo plane's picture keeps 7 x 5 hexes in view, a third of a 390 px phone's box for the
 // first 7 spaces. A hex is never drawn wider than `maxHex` px of a box `width` px wide,
-// and the view never goes beyond the server's (`serverBox`: its view box). Reads only the
-// spaces' data-x/data-y: no layout.
+// and the view never goes beyond the server's (`serverBox`: its view box). The page knows
+// no geometry: the spaces' centres are their data-x/data-y, a hex's extent is measured
+// once per picture (one getBBox; patched spaces keep the picture).
+const HEX_EXTENT = new WeakMap();
+
+TK.hexExtent = function (svg) {
+  if (!HEX_EXTENT.has(svg)) {
+    const hex = svg.querySelector(":scope > g.space:not(.empty) .hex") || svg.querySelector(":scope > g.space .hex");
+    let box = null;
+    try { box = hex && hex.getBBox(); } catch (e) { box = null; }
+    HEX_EXTENT.set(svg, box && box.width > 0 ? { w: box.width, h: box.height } : null);
+  }
+  return HEX_EXTENT.get(svg);
+};
+
 TK.fitBoard = function (svg, serverBox, width, maxHex) {
   const spaces = svg.querySelectorAll(":scope > g.space");
   const box = (serverBox || "").split(/[\s,]+/).map(Number);
-  if (!spaces.length || box.length !== 4 || box.some(isNaN) || !(width > 0)) return;
+  const hex = TK.hexExtent(svg);
+  if (!spaces.length || !hex || box.length !== 4 || box.some(isNaN) || !(width > 0)) return;
   const xs = [], ys = [];
   spaces.forEach((g) => { xs.push(+g.dataset.x); ys.push(+g.dataset.y); });
-  let near = Infinity; // the nearest centre to the first: neighbours are sqrt(3) sizes apart
-  for (let i = 1; i < xs.length; i++) near = Math.min(near, Math.hypot(xs[i] - xs[0], ys[i] - ys[0]));
-  const size = Number.isFinite(near) ? near / Math.sqrt(3) : 50;
-  const pad = size * 0.25;
-  let x0 = Math.min(...xs) - size - pad, x1 = Math.max(...xs) + size + pad;
-  let y0 = Math.min(...ys) - size * Math.sqrt(3) / 2 - pad, y1 = Math.max(...ys) + size * Math.sqrt(3) / 2 + pad;
-  const least = (width / maxHex) * 2 * size; // the narrowest view that keeps hexes small enough
+  const pad = hex.w / 8;
+  let x0 = Math.min(...xs) - hex.w / 2 - pad, x1 = Math.max(...xs) + hex.w / 2 + pad;
+  let y0 = Math.min(...ys) - hex.h / 2 - pad, y1 = Math.max(...ys) + hex.h / 2 + pad;
+  const least = (width / maxHex) * hex.w; // the narrowest view that keeps hexes small enough
   if (x1 - x0 < least) { const grow = (least - (x1 - x0)) / 2; x0 -= grow; x1 += grow; }
   const [bx, by, bw, bh] = box;
   const clamp = (lo, hi, min, max) => {

@@ -38,16 +38,20 @@ const SHOWS = {
   players: ["player_info", "seats", "current", "over", "winners", "you", "rule_set"],
   links: ["spectator", "seeded"],
   dock: ["phase", "over"],
-  progress: ["position", "stack_left", "scoring", "phase", "over", "rules"],
+  // position.stack changes only with stack_left (a tile drawn): a move leaves it alone
+  progress: ["stack_left", "scoring", "phase", "over", "rules"],
 };
 
 // The board's box, as wide as it is laid out (kept by a ResizeObserver: fitting the
 // picture after a move reads no layout). A hex is never drawn wider than MAX_HEX px.
 const MAX_HEX = 150;
 let boxWidth = $("board-scroll").clientWidth;
+let fittedSpaces = -1; // how many spaces the view box was fitted to
 
 function fitBoard() {
-  if (picture.svg) TK.fitBoard(picture.svg, picture.serverViewBox(), boxWidth, MAX_HEX);
+  if (!picture.svg) return;
+  fittedSpaces = picture.nodes.size;
+  TK.fitBoard(picture.svg, picture.serverViewBox(), boxWidth, MAX_HEX);
 }
 
 if (window.ResizeObserver) {
@@ -101,7 +105,8 @@ function draw(touched, bottom) {
   const hadFocus = !!(document.activeElement && document.activeElement.closest && document.activeElement.closest("#board"));
   const change = picture.update(store.held.board, touched);
   if (change.whole) { input.attach(picture.svg); input.applyZoom(); }
-  if (change.whole || change.root || change.changed.length) fitBoard();
+  // spaces keep their places: the view changes only as spaces come (or the server's does)
+  if (change.whole || change.root || picture.nodes.size !== fittedSpaces) fitBoard();
   marks.afterUpdate(change, hadFocus);
   if (shows("turn")) renderTurnCard();
   if (shows("tile") || again.has("tile")) renderTileCard();
