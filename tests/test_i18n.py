@@ -58,7 +58,7 @@ SAME_AS_ENGLISH = {
     ("de", "web.index.bot"), ("de", "web.index.ruleset_line"), ("de", "cli.arena.ray"),
     ("de", "web.ap.short"), ("ja", "web.ap.short"), ("de", "web.keys.tab_key"),
     ("ja", "web.keys.tab_key"), ("de", "web.keys.escape_key"), ("ja", "web.keys.escape_key"),
-    ("ja", "web.keys.rotate_key"),
+    ("ja", "web.keys.rotate_key"), ("de", "colour.orange"),  # "Orange" is German too
 }
 
 

@@ -37,7 +37,14 @@ SAME = {("de", "web.cost"), ("ja", "web.cost"), ("de", "web.index.bot"),
         ("de", "web.index.ruleset_line"), ("de", "term.col.camps"), ("de", "term.with_cost"),
         ("de", "cli.arena.ray"), ("de", "web.ap.short"), ("ja", "web.ap.short"),
         ("de", "web.keys.tab_key"), ("ja", "web.keys.tab_key"), ("de", "web.keys.escape_key"),
-        ("ja", "web.keys.escape_key"), ("ja", "web.keys.rotate_key")}
+        ("ja", "web.keys.escape_key"), ("ja", "web.keys.rotate_key"),
+        # placeholders and signs only: a tile letter and its count, a sum
+        ("de", "web.progress.letter"), ("de", "web.summary.cell"), ("ja", "web.summary.cell"),
+        ("de", "colour.orange")}  # "Orange" is German too
+
+
+#: Words that are the same in English and another language (a seat's colour).
+SAME_WORDS = {("de", "Orange")}
 
 
 def _forms(entry: str | tuple[str, ...]) -> tuple[str, ...]:
@@ -327,7 +334,8 @@ def test_state_messages_are_in_the_language_asked(client: TestClient) -> None:
             assert states[language]["lang"] == language
             assert leftovers(texts, language) == []
             for mine, theirs in zip(texts, english, strict=True):
-                if re.search("[A-Za-z]{3}", theirs.replace("Ann", "").replace("Bo", "")):
+                if re.search("[A-Za-z]{3}", theirs.replace("Ann", "").replace("Bo", "")) and (
+                        language, theirs) not in SAME_WORDS:
                     assert mine != theirs
 
 

@@ -8,7 +8,6 @@ the analysis itself is tested in test_analysis.py.  Screenshots go to
 
 from __future__ import annotations
 
-import os
 import time
 from collections.abc import Iterator
 from itertools import pairwise
@@ -31,7 +30,7 @@ from tikal.server import create_app
 from tikal.server.analysis_jobs import AnalysisJobs, AnalysisSettings, review_decision
 from tikal.server.limits import LimitSettings, Rate
 from tikal.server.store import GameRecord, LogEntry, SeatRecord, Storage, open_storage
-from web_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, ServerProcess
+from web_helpers import ARTIFACTS, CHROMIUM, CHROMIUM_ARGS, ServerProcess, tiny_analysis
 
 pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 TINY = AnalysisSettings(budget=1, candidates=2)
@@ -413,16 +412,8 @@ def test_a_follower_never_computes_an_analysis_stored_while_it_looked(tmp_path: 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
     db = tmp_path_factory.mktemp("analysis") / "web.sqlite3"
-    saved = {k: os.environ.get(k) for k in ("TIKAL_ANALYSIS_BUDGET", "TIKAL_ANALYSIS_CANDIDATES")}
-    os.environ.update(TIKAL_ANALYSIS_BUDGET="1", TIKAL_ANALYSIS_CANDIDATES="2")
-    try:
+    with tiny_analysis():
         proc = ServerProcess(db).start()
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
     yield proc
     proc.stop()
 

@@ -196,6 +196,9 @@ def keyboard_space_action(page: Any, entry: dict[str, Any]) -> None:
 def keyboard_end_turn(page: Any) -> None:
     before = state(page)["state"]
     press_button(page, '#turn-card button[data-action="end"]')
+    if page.locator("#confirm-end").count():  # AP left: asked first, "End turn" by keyboard
+        page.keyboard.press("Shift+Tab")
+        page.keyboard.press("Enter")
     wait_state(page, f"S.state > {before}")
 
 

@@ -19,6 +19,7 @@ from web_helpers import (
     ARTIFACTS,
     ServerProcess,
     chromium,
+    end_turn,
     errors_of,
     serve,
     state,
@@ -80,7 +81,7 @@ def play_simple_turn(page: Any) -> None:
     elif legal.get("put") and s["ap"] == s["ap_max"]:
         page.locator(f'#actions-card button[data-action="{legal["put"][0]["action"]}"]').click()
     else:
-        page.locator('#turn-card button[data-action="end"]').click()
+        end_turn(page)
     wait_state(page, f"S.state > {s['state']}")
 
 
@@ -135,7 +136,7 @@ def test_demo_game_against_a_bot_to_the_end(
     href = page.get_attribute("#refusal a.rule-link", "href")
     assert href and href.startswith("/rules/en#")
     # end the turn; the bot plays; then keep playing to the final scores
-    page.click('#turn-card button[data-action="end"]')
+    end_turn(page)
     deadline = time.monotonic() + 240
     while not state(page)["over"]:
         assert time.monotonic() < deadline, "game did not finish"
@@ -228,7 +229,7 @@ def test_two_players_by_invite_link(server: ServerProcess, browser: Any) -> None
     a.wait_for_selector("#hint-box", timeout=30_000)
     assert state(a)["state"] == s["state"] + 2  # a hint changes nothing
     shot(a, "11-alice-turn-with-hint")
-    a.click('#turn-card button[data-action="end"]')
+    end_turn(a)
     # Bob sees his turn live, on a phone-sized screen
     wait_my_turn(b)
     assert state(b)["position"]["figures"][0]["leader"] == "A5"
@@ -237,7 +238,7 @@ def test_two_players_by_invite_link(server: ServerProcess, browser: Any) -> None
     b.click('#actions-card button[data-action="put W A5"]')
     wait_state(b, "S.position.figures[1].workers['A5'] === 1")
     shot(b, "12-bob-phone", full=True)
-    b.click('#turn-card button[data-action="end"]')
+    end_turn(b)
     wait_my_turn(a)
     assert state(a)["position"]["figures"][1]["workers"] == {"A5": 1}
     shot(a, "13-alice-sees-bob")

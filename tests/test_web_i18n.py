@@ -20,7 +20,16 @@ from test_i18n_web import leftovers
 from test_web_board import hotseat_game, play_over_http, prefix_until
 from test_web_e2e import demo_seed, play_simple_turn, wait_my_turn
 from tikal.messages import text
-from web_helpers import ARTIFACTS, ServerProcess, chromium, errors_of, serve, state, wait_state
+from web_helpers import (
+    ARTIFACTS,
+    ServerProcess,
+    chromium,
+    end_turn,
+    errors_of,
+    serve,
+    state,
+    wait_state,
+)
 
 pytestmark = pytest.mark.browser
 SHOTS = ARTIFACTS / "web-i18n"
@@ -237,7 +246,7 @@ def test_hot_seat_prompt_and_phone_layout_in_japanese(server: ServerProcess, bro
     wait_state(page, "S.phase === 'tile' && S.your_turn")
     page.locator("svg.board g.space.target").first.click()
     wait_state(page, "S.phase === 'turn'")
-    page.click('#turn-card button[data-action="end"]')
+    end_turn(page)
     wait_state(page, "S.current === 1 && S.your_turn")
     prompt = t("toast.pass_device", "ja", player="").strip()
     page.wait_for_selector(f"#notice >> text={prompt[:6]}")

@@ -9,6 +9,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -99,12 +100,31 @@ def rss_mb(pid: int) -> float:
     raise AssertionError(f"no VmRSS for {pid}")
 
 
+@contextmanager
+def tiny_analysis() -> Iterator[None]:
+    """Server processes started inside analyse with one determinization and two plans
+    (the environment is as it was afterwards)."""
+    names = ("TIKAL_ANALYSIS_BUDGET", "TIKAL_ANALYSIS_CANDIDATES")
+    saved = {k: os.environ.get(k) for k in names}
+    os.environ.update(TIKAL_ANALYSIS_BUDGET="1", TIKAL_ANALYSIS_CANDIDATES="2")
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
 # ------------------------------------------------------------------ browser test fixtures
 
 
-def serve(factory: Any, name: str, bot_delay: float = 0.05) -> Iterator[ServerProcess]:
+def serve(factory: Any, name: str, bot_delay: float = 0.05,
+          options: tuple[str, ...] = ()) -> Iterator[ServerProcess]:
     """A module's ``tikal serve`` on a fresh SQLite file (``yield from`` it in a fixture)."""
-    proc = ServerProcess(factory.mktemp(name) / f"{name}.sqlite3", bot_delay=bot_delay).start()
+    proc = ServerProcess(factory.mktemp(name) / f"{name}.sqlite3", bot_delay=bot_delay,
+                         options=options).start()
     yield proc
     proc.stop()
 
@@ -141,3 +161,14 @@ def errors_of(page: Any) -> list[str]:
     found: list[str] = []
     page.on("pageerror", lambda e: found.append(str(e)))
     return found
+
+
+END_TURN = '#turn-card button[data-action="end"]'
+
+
+def end_turn(page: Any, selector: str = END_TURN) -> None:
+    """Press "End turn"; with action points left the page asks first (issue 32) and ends
+    the turn only when that is confirmed: confirmed here."""
+    page.click(selector)
+    if page.locator("#confirm-end").count():
+        page.click("#confirm-end-yes")

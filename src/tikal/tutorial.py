@@ -34,10 +34,11 @@ from typing import Any
 
 from . import rulebook
 from .actions import Action, parse_action
+from .describe import tile_message
 from .errors import IllegalAction
 from .game import Game
 from .hexes import label
-from .messages import LANGUAGES, render
+from .messages import LANGUAGES, Message, render
 from .state import ScoreEvent
 
 #: The parts in the order they are taught.
@@ -327,6 +328,18 @@ def action_entry(game: Game, action: Action, language: str) -> dict[str, Any]:
         "cost": game.cost(action),
         "cells": [label(c) for c in action.cells],
     }
+
+
+def tried_text(game: Game, action: Action, language: str) -> str:
+    """What the learner tried, in words.  A tile placement names the drawn tile: the
+    engine's description, made for the actions offered and those in the history, names
+    the tile that lies on the space, so a click on the basecamp with "temple 3" drawn
+    read "place basecamp on 0,0"."""
+    message = game.describe(action)
+    drawn = game.tile_to_place()
+    if action.verb == "tile" and drawn is not None:
+        message = Message(message.key, {**message.params, "tile": tile_message(drawn)})
+    return render(message, "action", names(language), language)
 
 
 def played_lines(verdict: Verdict, before: Game, language: str) -> list[str]:

@@ -221,6 +221,15 @@ def _add_estimates(
         margins[q] += values[q] - max(v for o, v in enumerate(values) if o != q)
 
 
+def shown_percents(review_: Review) -> tuple[int, int, int]:
+    """A decision's numbers as people read them, in whole percent: the mover's win chance
+    after the turn as played, after the best turn found, and the loss as their difference,
+    so that the three add up as shown (rounding each on its own once read "74%", "56%",
+    "19% lost").  The replay page shows the same three (``shownChances`` in replay.js)."""
+    played, best = round(review_.played_chance * 100), round(review_.best_chance * 100)
+    return played, best, max(0, best - played)
+
+
 def verdict(loss: float, same_as_best: bool) -> str:
     """The name of a decision by the win chance it gave away."""
     if same_as_best:

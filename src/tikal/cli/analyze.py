@@ -12,7 +12,7 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ..bots.analysis import THRESHOLDS, Review, analyze, save_plot, summary
+from ..bots.analysis import THRESHOLDS, Review, analyze, save_plot, shown_percents, summary
 from ..bots.evaluate import PACKAGED_WEIGHTS
 from ..errors import RecordError
 from ..game import Game
@@ -105,15 +105,17 @@ def _run(data: dict[str, Any], **options: Any) -> list[Review]:
 def _table(reviews: list[Review], names: list[str], language: str = "en") -> Table:
     table = Table(title=say("analyze.decisions", language), show_lines=False)
     table.add_column("#")
-    for column in ("player", "played", "verdict", "lost", "better", "chances"):
+    for column in ("player", "played", "verdict", "as_played", "best_found", "lost", "better",
+                   "chances"):
         table.add_column(say(f"analyze.col.{column}", language))
     for r in reviews:
         style = STYLE.get(r.verdict, "")
         better = "" if r.verdict in ("best", "good") else " · ".join(r.best)
         chances = " ".join(f"{c:.0%}" for c in r.win_chance)
+        played, best, lost = shown_percents(r)
         table.add_row(str(r.index), names[r.player], " · ".join(r.played),
                       say(f"analyze.verdict.{r.verdict}", language),
-                      f"{r.loss:.0%}", better, chances, style=style)
+                      f"{played}%", f"{best}%", f"{lost}%", better, chances, style=style)
     return table
 
 

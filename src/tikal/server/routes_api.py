@@ -11,9 +11,11 @@ from pydantic import BaseModel, Field, StrictBool
 
 from .. import __version__
 from ..components import RULE_SET_NAMES, rule_set
-from ..seats import seat_table
-from .bots import bot_names, hint_bot_name
+from ..messages import Message
+from ..seats import seat_look, seat_table
+from .bots import PACES, bot_names, hint_bot_name
 from .deps import client_of, services
+from .errors import ServerError
 from .i18n import request_language
 from .limits import MAX_NAME, parse_json
 from .openapi import MAX_JSON_INT, Integer, errors, option_schema, record_schema, rule_set_names
@@ -73,9 +75,29 @@ RECORD_BODY = {"requestBody": {"required": True, "content": {
     "application/json": {"schema": record_schema()}}}}
 
 
+class PaceIn(BaseModel):
+    pace: str = Field(..., pattern="^(" + "|".join(PACES) + ")$",
+                      description="how long this game's bots wait before each action: "
+                                  "fast, normal or slow (see GET /api/meta `paces`)")
+    token: str | None = Field(None, max_length=64)
+
+
+def _rule_set_meta(name: str, language: str) -> dict[str, Any]:
+    """A rule set as in the state message, plus what a page shows of a game's progress
+    beside it: the volcanoes among its tiles (the scoring rounds to come) and the tiles
+    per letter of its stack."""
+    rs = rule_set(name)
+    letters: dict[str, int] = {}
+    for spec in rs.terrain:
+        letters[spec.letter] = letters.get(spec.letter, 0) + 1
+    return {**rule_set_json(rs, language),
+            "volcanoes": sum(1 for spec in rs.terrain if spec.kind == "volcano"),
+            "letters": letters}
+
+
 def meta(language: str = "en") -> dict[str, Any]:
     """What a client needs before a game: seat looks, rule sets, bot levels, the version."""
-    sets = {name: rule_set_json(rule_set(name), language) for name in RULE_SET_NAMES}
+    sets = {name: _rule_set_meta(name, language) for name in RULE_SET_NAMES}
     return {
         "version": __version__,
         "seats": [seat.to_json() for seat in seat_table()],
@@ -83,6 +105,7 @@ def meta(language: str = "en") -> dict[str, Any]:
         "rulesets": sets,
         "bots": bot_names(),
         "hint_bot": hint_bot_name(),
+        "paces": list(PACES),
     }
 
 
@@ -127,6 +150,18 @@ async def list_games(request: Request) -> list[dict[str, Any]]:
     return listing
 
 
+def named_seats(seats: list[SeatIn], language: str) -> list[dict[str, Any]]:
+    """The seats asked for, each left unnamed called by its colour in the language of the
+    request ("Orange" was "Red" in a German game, where the seat should read "Orange")."""
+    out = []
+    for p, seat in enumerate(seats):
+        data = seat.model_dump()
+        if not (data.get("name") or "").strip():
+            data["name"] = colour_name(seat_look(p).name, language)
+        out.append(data)
+    return out
+
+
 @router.post("/games", tags=["games"], status_code=201,
              responses=errors(400, 408, 413, 422, 429, 503))
 async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
@@ -140,7 +175,7 @@ async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
     svc.keeper.check_create(client, bot_only)  # holds the game's place under the caps
     try:
         session, links = await asyncio.to_thread(
-            svc.manager.create, body.rules, [s.model_dump() for s in body.seats],
+            svc.manager.create, body.rules, named_seats(body.seats, request_language(request)),
             body.options, body.hotseat, body.seed,
         )
     except BaseException:
@@ -203,6 +238,20 @@ async def post_undo(request: Request, game_id: str, body: UndoIn,
     token = body.token or x_tikal_token
     session = await asyncio.to_thread(svc.manager.undo, game_id, token, body.state)
     return await answer_move(request, session, token, body.state, reply)
+
+
+@router.post("/games/{game_id}/pace", tags=["play"], responses=PLAY_ERRORS)
+async def post_pace(request: Request, game_id: str, body: PaceIn,
+                    x_tikal_token: str | None = Token) -> dict[str, Any]:
+    """Set the pace of this game's bots (a player's preference; spectators may not):
+    ``fast``, ``normal`` or ``slow``.  Kept in memory by the process that runs the game."""
+    svc = services(request)
+    svc.limits.check(client_of(request), "move")
+    session = await asyncio.to_thread(svc.manager.get, game_id)
+    if not session.seats_for(body.token or x_tikal_token):
+        raise ServerError("forbidden", Message("server.spectator"), 403)
+    svc.manager.bots.set_pace(session.game_id, body.pace)
+    return {"type": "pace", "pace": body.pace}
 
 
 @router.post("/games/{game_id}/hint", tags=["play"], responses=PLAY_ERRORS)

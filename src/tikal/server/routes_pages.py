@@ -17,6 +17,7 @@ from fastapi.responses import FileResponse, HTMLResponse, RedirectResponse, Resp
 
 from ..messages import LANGUAGES, normalize_language
 from .i18n import COOKIE, LANGUAGE_NAMES, fill, page_html, request_language
+from .sprites import with_sprite
 
 router = APIRouter(include_in_schema=False)
 
@@ -29,11 +30,12 @@ def static_dir() -> Path:
 
 
 def page(name: str, language: str = "en") -> str:
-    """A static page's HTML in ``language`` (used for the 404 page)."""
+    """A static page's HTML in ``language`` (used for the 404 page), with the icons'
+    sprite where it asks for it (:mod:`tikal.server.sprites`)."""
     path = static_dir() / name
     if not path.is_file():
         return "<h1>Not found</h1>"
-    return page_html(name, language)
+    return with_sprite(page_html(name, language), language)
 
 
 def render_rules(language: str = "en") -> tuple[str, dict[str, str]]:

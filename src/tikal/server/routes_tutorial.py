@@ -129,8 +129,7 @@ def try_json(part_id: str, step: tutorial.Step, action_text: str, language: str)
         raise ServerError.notation(error) from None
     texts = tutorial.step_texts(part_id, step.id, language)
     before = tutorial.start(step)
-    tried = render(before.describe(verdict.action), "action", tutorial.names(language),
-                   language)
+    tried = tutorial.tried_text(before, verdict.action, language)
     answer: dict[str, Any] = {
         "ok": verdict.done, "action": str(verdict.action), "tried": tried,
         "reason": None, "hint": None, "done": None, "played": [],

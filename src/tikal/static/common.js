@@ -67,6 +67,9 @@ TK.term = function (key, fallback) {
   return key in TK.I18N.texts ? TK.t(key) : fallback;
 };
 
+// A bot level's name (web.level.*), else the level as the server names it.
+TK.levelName = function (level) { return TK.term("level." + level, level); };
+
 // ------------------------------------------------------------------ language picker
 
 TK.COOKIE = "tikal_lang";
@@ -144,10 +147,60 @@ TK.chip = function (seat, leader, size) {
   return span;
 };
 
-TK.treasure = function (letter, count) {
-  const cls = count >= 3 ? "treasure triple" : count === 2 ? "treasure pair" : "treasure";
-  return TK.h("span", { class: cls, title: TK.t("treasure_title", { letter: letter.toUpperCase(), count }) },
-    letter.toUpperCase() + (count > 1 ? "\u00d7" + count : ""));
+// A treasure type as its icon: the page's sprite (tikal.server.sprites) defines one per
+// type, colour and glyph, named in the page's language; `count` is shown beside it.
+TK.treasureIcon = function (letter, count) {
+  const def = document.getElementById(`tk-icon-treasure-${letter}`);
+  const name = (def && def.getAttribute("data-name")) || letter.toUpperCase();
+  const label = count === undefined || count === null ? TK.t("treasure.name", { name }) : TK.t("treasure.name_count", { name, count });
+  const icon = TK.h("span", { class: "tr", title: label, role: "img", "aria-label": label });
+  icon.innerHTML = `<svg viewBox="-12 -12 24 24" width="22" height="22" aria-hidden="true" focusable="false"><use href="#tk-icon-treasure-${letter}"/></svg>`;
+  if (count !== undefined && count !== null) icon.append(TK.h("span", { class: "tr-n", "aria-hidden": "true" }, "\u00d7" + TK.format(count)));
+  return icon;
+};
+
+// The board picture's view box fitted to the spaces drawn (the tiles placed and the
+// spaces next to them), so that on a narrow screen the hexes fill the board's box: the
+// demo plane's picture keeps 7 x 5 hexes in view, a third of a 390 px phone's box for the
+// first 7 spaces. A hex is never drawn wider than `maxHex` px of a box `width` px wide,
+// and the view never goes beyond the server's (`serverBox`: its view box). The page knows
+// no geometry: the spaces' centres are their data-x/data-y, a hex's extent is measured
+// once per picture (one getBBox; patched spaces keep the picture).
+const HEX_EXTENT = new WeakMap();
+
+TK.hexExtent = function (svg) {
+  if (!HEX_EXTENT.has(svg)) {
+    const hex = svg.querySelector(":scope > g.space:not(.empty) .hex") || svg.querySelector(":scope > g.space .hex");
+    let box = null;
+    try { box = hex && hex.getBBox(); } catch (e) { box = null; }
+    HEX_EXTENT.set(svg, box && box.width > 0 ? { w: box.width, h: box.height } : null);
+  }
+  return HEX_EXTENT.get(svg);
+};
+
+TK.fitBoard = function (svg, serverBox, width, maxHex) {
+  const spaces = svg.querySelectorAll(":scope > g.space");
+  const box = (serverBox || "").split(/[\s,]+/).map(Number);
+  const hex = TK.hexExtent(svg);
+  if (!spaces.length || !hex || box.length !== 4 || box.some(isNaN) || !(width > 0)) return;
+  const xs = [], ys = [];
+  spaces.forEach((g) => { xs.push(+g.dataset.x); ys.push(+g.dataset.y); });
+  const pad = hex.w / 8;
+  let x0 = Math.min(...xs) - hex.w / 2 - pad, x1 = Math.max(...xs) + hex.w / 2 + pad;
+  let y0 = Math.min(...ys) - hex.h / 2 - pad, y1 = Math.max(...ys) + hex.h / 2 + pad;
+  const least = (width / maxHex) * hex.w; // the narrowest view that keeps hexes small enough
+  if (x1 - x0 < least) { const grow = (least - (x1 - x0)) / 2; x0 -= grow; x1 += grow; }
+  const [bx, by, bw, bh] = box;
+  const clamp = (lo, hi, min, max) => {
+    if (hi - lo >= max - min) return [min, max];
+    if (lo < min) return [min, min + (hi - lo)];
+    if (hi > max) return [max - (hi - lo), max];
+    return [lo, hi];
+  };
+  [x0, x1] = clamp(x0, x1, bx, bx + bw);
+  [y0, y1] = clamp(y0, y1, by, by + bh);
+  const fitted = [x0, y0, x1 - x0, y1 - y0].map((v) => Math.round(v * 100) / 100).join(" ");
+  if (svg.getAttribute("viewBox") !== fitted) svg.setAttribute("viewBox", fitted);
 };
 
 // Rule texts for explaining refused moves.

@@ -5,7 +5,9 @@ const h = TK.h;
 let META = null;
 
 function rulesName() { return document.querySelector("input[name=rules]:checked").value; }
-function strongest() { return META.hint_bot; }
+// A newcomer's first opponent is the easy bot; the stronger ones are one click away.
+const FIRST_OPPONENT = "easy";
+function opponent() { return META.bots.includes(FIRST_OPPONENT) ? FIRST_OPPONENT : META.hint_bot; }
 
 // A seat's look (colour, shape, default name) from the server's seat table.
 function seatLook(i) {
@@ -17,8 +19,8 @@ function seatRow(i, kind, level) {
   const look = seatLook(i);
   const sel = h("select", { name: "kind", "aria-label": TK.t("index.seat_kind", { seat: i + 1 }) });
   sel.append(h("option", { value: "human" }, TK.t("index.human")));
-  for (const b of META.bots) sel.append(h("option", { value: "bot:" + b }, TK.t("index.bot", { level: b })));
-  sel.value = kind === "bot" ? "bot:" + (level || strongest()) : "human";
+  for (const b of META.bots) sel.append(h("option", { value: "bot:" + b }, TK.t("index.bot", { level: TK.levelName(b) })));
+  sel.value = kind === "bot" ? "bot:" + (level || opponent()) : "human";
   return h("div", { class: "seat-row", "data-seat": i }, TK.chip(look),
     h("input", { name: "name", placeholder: look.colour_name, maxlength: 24, "aria-label": TK.t("index.seat_name", { seat: i + 1 }) }), sel, h("span", { class: "hint-text" }, TK.t("index.seat", { seat: i + 1 })));
 }
@@ -28,7 +30,7 @@ function setSeats(n, kinds) {
   const old = [...box.children].map((r) => r.querySelector("select").value);
   box.replaceChildren();
   for (let i = 0; i < n; i++) {
-    const k = kinds ? kinds[i] : (old[i] || (i === 0 ? "human" : "bot:" + strongest()));
+    const k = kinds ? kinds[i] : (old[i] || (i === 0 ? "human" : "bot:" + opponent()));
     const row = seatRow(i, k.startsWith("bot") ? "bot" : "human", k.split(":")[1]);
     box.append(row);
   }
@@ -158,7 +160,7 @@ async function main() {
   META = await TK.api("/api/meta");
   renderRuleSets();
   document.querySelectorAll("input[name=rules]").forEach((r) => r.addEventListener("change", onRulesChange));
-  setSeats(2, ["human", "bot:" + strongest()]);
+  setSeats(2, ["human", "bot:" + opponent()]);
   onRulesChange();
   document.getElementById("add-seat").addEventListener("click", () => {
     const rs = META.rulesets[rulesName()];
@@ -171,8 +173,12 @@ async function main() {
     if (n > Math.min(...rs.players)) setSeats(n - 1);
   });
   document.getElementById("create").addEventListener("submit", (e) => { e.preventDefault(); create(formBody()); });
-  document.getElementById("quick-demo").addEventListener("click", () => create({ rules: "demo", seats: [{ kind: "human", name: TK.t("player.you") }, { kind: "bot", level: strongest(), name: seatLook(1).colour_name }], hotseat: true }));
-  document.getElementById("quick-standard").addEventListener("click", () => create({ rules: "standard", seats: [{ kind: "human", name: TK.t("player.you") }, { kind: "bot", level: strongest(), name: seatLook(1).colour_name }, { kind: "bot", level: strongest(), name: seatLook(2).colour_name }], hotseat: true }));
+  // Quick games: you against easy bots, every seat named by its colour in the page's
+  // language (a seat called "you" read "you (you)" and "Du (du) ist am Zug").
+  const quick = (rules, bots) => create({ rules, hotseat: true, seats: [{ kind: "human", name: seatLook(0).colour_name },
+    ...Array.from({ length: bots }, (_, i) => ({ kind: "bot", level: opponent(), name: seatLook(i + 1).colour_name }))] });
+  document.getElementById("quick-demo").addEventListener("click", () => quick("demo", 1));
+  document.getElementById("quick-standard").addEventListener("click", () => quick("standard", 2));
   document.getElementById("record-file").addEventListener("change", (e) => { if (e.target.files[0]) upload(e.target.files[0]); });
   renderMine();
   renderAll();

@@ -34,13 +34,21 @@ async function show(n) {
   players.replaceChildren();
   R.seats.forEach((p, i) => {
     const tr = h("span", {});
-    Object.entries(f.treasures[i]).forEach(([t, c]) => tr.append(TK.treasure(t, c), " "));
+    Object.entries(f.treasures[i]).forEach(([t, c]) => tr.append(TK.treasureIcon(t, c), " "));
     players.append(h("div", { class: "player" + (f.current === i && !f.over ? " current" : "") }, TK.chip(p, false, 24), h("div", { class: "name" }, p.name), h("div", { class: "score" }, f.scores[i]), h("div", { class: "details" }, tr)));
   });
   document.querySelectorAll("#steps .line").forEach((el) => el.classList.toggle("now", +el.dataset.step === n));
   const cur = document.querySelector(`#steps .line[data-step="${n}"]`);
-  if (cur) cur.scrollIntoView({ block: "nearest" });
+  if (cur) keepInList(document.getElementById("steps"), cur);
   for (const k of [n + 1, n + 2, n - 1]) if (k >= 0 && k <= R.total) frame(k);
+}
+
+// The step's line brought into view inside the list only: scrollIntoView scrolled the
+// whole page too, and took the board and the judged decision out of view.
+function keepInList(list, line) {
+  const top = line.offsetTop - list.offsetTop;
+  if (top < list.scrollTop) list.scrollTop = top;
+  else if (top + line.offsetHeight > list.scrollTop + list.clientHeight) list.scrollTop = top + line.offsetHeight - list.clientHeight;
 }
 
 function togglePlay() {
@@ -126,10 +134,25 @@ function analysisStatus(text, done, total) {
 // A verdict's name (best, good, inaccuracy, mistake, blunder: web.analysis.verdict.*).
 const verdictName = (v) => TK.term("analysis.verdict." + v, v);
 
+// A decision's numbers as shown: the mover's win chance right after the turn as played
+// and after the best turn found (the same estimate, on the same deals), in whole percent,
+// and what was lost as their difference, so that the three add up as read ("74%", "56%",
+// "18% lost"; the loss of the unrounded chances once read "19%").
+function shownChances(d) {
+  const played = Math.round(d.played_chance * 100), best = Math.round(d.best_chance * 100);
+  return { played: played / 100, best: best / 100, lost: Math.max(0, best - played) / 100 };
+}
+
 function decisionLabel(d) {
   const name = verdictName(d.verdict);
-  const verdict = VERDICTS[d.verdict] ? TK.t("analysis.verdict_loss", { verdict: name, loss: pct(d.loss) }) : name;
-  return TK.t("analysis.decision", { number: d.index + 1, step: d.step + 1, name: R.seats[d.player].name, verdict, chance: pct(d.win_chance[d.player]) });
+  const c = shownChances(d);
+  const verdict = VERDICTS[d.verdict] ? TK.t("analysis.verdict_loss", { verdict: name, loss: pct(c.lost) }) : name;
+  return TK.t("analysis.decision", { number: d.index + 1, step: d.step + 1, name: R.seats[d.player].name, verdict, chance: pct(c.played) });
+}
+
+// A graph point's name: the decision, and the graph's own number (the round's average).
+function pointLabel(d) {
+  return TK.t("analysis.point", { decision: decisionLabel(d), chance: pct(d.win_chance[d.player]) });
 }
 
 function drawGraph() {
@@ -152,8 +175,8 @@ function drawGraph() {
     const seat = R.seats[d.player];
     const x = gx(d.step), y = gy(d.win_chance[d.player]);
     const mark = VERDICTS[d.verdict];
-    const point = svgEl("g", { class: `point verdict-${d.verdict}`, tabindex: 0, role: "button", "data-index": d.index, "aria-label": decisionLabel(d) },
-      svgEl("title", {}, decisionLabel(d)),
+    const point = svgEl("g", { class: `point verdict-${d.verdict}`, tabindex: 0, role: "button", "data-index": d.index, "aria-label": pointLabel(d) },
+      svgEl("title", {}, pointLabel(d)),
       svgEl("circle", { cx: x, cy: y, r: mark ? 6.5 : 4, fill: seat.colour }));
     if (mark) point.append(svgEl("text", { class: "mark", x, y: y - 10, "text-anchor": "middle" }, mark));
     point.addEventListener("click", () => pick(d));
@@ -188,12 +211,13 @@ function moveList(moves) {
 function turnDetails(d) {
   const seat = R.seats[d.player];
   const same = d.verdict === "best";
+  const c = shownChances(d);
   return [
     h("div", { class: "turn-title" }, TK.chip(seat, false, 16), ` ${decisionLabel(d)}`),
     h("div", { class: "turn-moves" },
-      h("div", { class: "played" }, h("strong", {}, TK.t("analysis.played", { chance: pct(d.played_chance) })), moveList(d.played_moves)),
+      h("div", { class: "played", "data-chance": c.played }, h("strong", {}, TK.t("analysis.played", { chance: pct(c.played) })), moveList(d.played_moves)),
       same ? h("div", { class: "better" }, h("strong", {}, TK.t("analysis.nothing_better")))
-        : h("div", { class: "better" }, h("strong", {}, TK.t("analysis.better", { chance: pct(d.best_chance) })), moveList(d.best_moves))),
+        : h("div", { class: "better", "data-chance": c.best, "data-lost": c.lost }, h("strong", {}, TK.t("analysis.better", { chance: pct(c.best), loss: pct(c.lost) })), moveList(d.best_moves))),
   ];
 }
 
@@ -207,6 +231,7 @@ function drawList() {
 
 function pick(d) {
   picked = d;
+  document.getElementById("analysis-side").hidden = false;
   document.querySelectorAll("#analysis-graph .point").forEach((el) => el.classList.toggle("picked", +el.dataset.index === d.index));
   document.getElementById("analysis-turn").replaceChildren(...turnDetails(d));
   if (step === d.step) analysisShown(step);
@@ -239,6 +264,8 @@ function analysisDone(data) {
   analysisStatus(TK.t("analysis.done", { count: A.decisions.length, samples: TK.t("analysis.samples", { budget: A.budget }), seed: String(A.seed) }));
   drawGraph();
   drawList();
+  document.getElementById("analysis-side").hidden = false;
+  document.body.classList.add("analysed");
   analysisShown(step);
 }
 

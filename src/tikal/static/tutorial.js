@@ -97,14 +97,28 @@ function renderStep(after) {
     h("div", { class: "tut-count" }, `${part ? part.title : ""} · ${t("step_of", { n, total: TUT.steps.length })}`),
     h("h1", { id: "step-title" }, d.title),
     h("p", { class: "tut-text", id: "step-text" }, d.text),
+    legend(d),
     h("div", { class: "tut-rule" },
       h("a", { href: d.rule_url, target: "_blank", class: "rule-link", "data-rule": d.rule }, `${t("rule")} ${d.rule}`),
       h("span", { class: "rule-text" }, d.rule_text)),
     status);
 }
 
+// The board as the server drew it, fitted to the spaces drawn (on a phone the demo's
+// first spaces filled a third of the box), then marked.
+// What the marks on the board mean: the goal's star, the tile's dashed places.
+function legend(d) {
+  const items = [];
+  if ((d.highlight || []).length) items.push(h("span", { class: "tut-key" }, h("span", { class: "key-goal", "aria-hidden": "true" }, "\u2605"), " ", t("legend_goal")));
+  if (d.phase === "tile") items.push(h("span", { class: "tut-key" }, h("span", { class: "key-fit", "aria-hidden": "true" }), " ", t("legend_fit")));
+  return items.length ? h("p", { class: "tut-legend", id: "tut-legend" }, ...items) : null;
+}
+
 function renderBoard(svg) {
-  $("board").innerHTML = svg;
+  const box = $("board");
+  box.innerHTML = svg;
+  const pic = box.querySelector("svg");
+  if (pic) TK.fitBoard(pic, pic.getAttribute("viewBox"), box.clientWidth, 150);
   markBoard();
 }
 
@@ -119,9 +133,33 @@ function fits() {
   return TUT.data.legal.filter((e) => e.verb === "tile" && e.action.split(" ")[2] === String(TUT.rotation));
 }
 
+// The step's goal (the spaces the server highlights) looks like nothing else on the
+// board: a solid pink ring and a star, while the tile's legal places are dashed yellow.
+function markGoal(board) {
+  board.querySelectorAll(".tut-star").forEach((n) => n.remove());
+  const overlay = board.querySelector("svg > g.overlay");
+  if (!TUT.live || !overlay) return;
+  for (const cell of TUT.data.highlight || []) {
+    const sp = spaceOf(cell);
+    if (!sp) continue;
+    sp.classList.add("tut-goal");
+    const x = +sp.dataset.x + 26, y = +sp.dataset.y - 24;
+    const points = [];
+    for (let i = 0; i < 10; i++) {
+      const r = i % 2 ? 5 : 12, a = Math.PI / 5 * i - Math.PI / 2;
+      points.push(`${(x + r * Math.cos(a)).toFixed(1)},${(y + r * Math.sin(a)).toFixed(1)}`);
+    }
+    const star = document.createElementNS("http://www.w3.org/2000/svg", "polygon");
+    star.setAttribute("points", points.join(" "));
+    star.setAttribute("class", "tut-star");
+    overlay.append(star);
+  }
+}
+
 function markBoard() {
   const board = $("board");
-  board.querySelectorAll(".tut-target, .tut-picked, .tut-fit").forEach((n) => n.classList.remove("tut-target", "tut-picked", "tut-fit"));
+  board.querySelectorAll(".tut-target, .tut-picked, .tut-fit, .tut-goal").forEach((n) => n.classList.remove("tut-target", "tut-picked", "tut-fit", "tut-goal"));
+  markGoal(board);
   if (!TUT.live) return;
   if (TUT.data.phase === "tile") {
     for (const e of fits()) {
@@ -368,8 +406,12 @@ function renderFinish(scroll) {
 async function playBot() {
   const btn = $("play-bot");
   btn.disabled = true;
-  const body = { rules: "demo", seats: [{ kind: "human", name: t("you") }, { kind: "bot", level: "easy" }], hotseat: true };
   try {
+    // seats named by their colours in the page's language, as the start page names them
+    // (a seat called "Du" read "Du (du) ist am Zug", a bot left unnamed was "Red")
+    const meta = await TK.api(`/api/meta?lang=${TUT.lang}`);
+    const names = meta.colour_names || [];
+    const body = { rules: "demo", hotseat: true, seats: [{ kind: "human", name: names[0] || null }, { kind: "bot", level: "easy", name: names[1] || null }] };
     const res = await TK.api("/api/games", { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) });
     const human = res.seats.find((s) => s.kind === "human");
     const tok = res.hotseat_token || (human && human.token);

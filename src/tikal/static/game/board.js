@@ -35,6 +35,7 @@ export class BoardPicture {
     this.patchable = false;
     this.nodes = new Map(); // space label -> its <g class="space">
     this.shapes = new Map(); // <defs> id -> its node
+    this.rootAttrs = null; // the root tag's attributes as the server drew them
   }
 
   // The picture drawn whole (one parse of the joined string). It can be patched later if
@@ -46,9 +47,9 @@ export class BoardPicture {
     this.nodes = new Map([...this.svg.querySelectorAll(":scope > g.space")].map((g) => [g.dataset.cell, g]));
     this.defs = this.svg.querySelector(":scope > defs");
     const middle = this.midNodes(board.mid);
+    this.rootAttrs = rootAttributes(board.root);
     this.patchable = !!(this.defs && middle);
     if (!this.patchable) return;
-    this.rootAttrs = rootAttributes(board.root);
     this.shapes = new Map([...this.defs.children].map((n) => [n.id, n]));
     this.middle = [];
     for (let node = this.defs.nextSibling; this.middle.length < middle.length; node = node.nextSibling) this.middle.push(node);
@@ -156,6 +157,11 @@ export class BoardPicture {
       if (node === next) next = node.nextSibling;
       else this.svg.insertBefore(node, next);
     }
+  }
+
+  // The view box the server drew (the page may show less of it: TK.fitBoard).
+  serverViewBox() {
+    return this.rootAttrs ? this.rootAttrs.get("viewBox") : null;
   }
 
   // The spaces in drawing order, as [label, node].

@@ -13,8 +13,12 @@ import {
   LogView, passDeviceTo, renderActions, renderAuction, renderLinks, renderPlayers, renderSelection,
   renderStatus, renderTileCard, renderTurnCard, showGameOver,
 } from "./panels.js";
+import { prefs } from "./prefs.js";
+import { renderProgress } from "./progress.js";
 import { touches } from "./protocol.js";
-import { figureExists, hotseat, legal, mine, seat, store, take, view } from "./state.js";
+import { installPrefs, sendPace } from "./settings.js";
+import { play, played } from "./sound.js";
+import { canGoOn, figureExists, hotseat, legal, mine, seat, store, take, view } from "./state.js";
 import { TEXT } from "./texts.js";
 
 const ui = store.ui;
@@ -34,7 +38,28 @@ const SHOWS = {
   players: ["player_info", "seats", "current", "over", "winners", "you", "rule_set"],
   links: ["spectator", "seeded"],
   dock: ["phase", "over"],
+  // position.stack changes only with stack_left (a tile drawn): a move leaves it alone
+  progress: ["stack_left", "scoring", "phase", "over", "rules"],
 };
+
+// The board's box, as wide as it is laid out (kept by a ResizeObserver: fitting the
+// picture after a move reads no layout). A hex is never drawn wider than MAX_HEX px.
+const MAX_HEX = 150;
+let boxWidth = $("board-scroll").clientWidth;
+let fittedSpaces = -1; // how many spaces the view box was fitted to
+
+function fitBoard() {
+  if (!picture.svg) return;
+  fittedSpaces = picture.nodes.size;
+  TK.fitBoard(picture.svg, picture.serverViewBox(), boxWidth, MAX_HEX);
+}
+
+if (window.ResizeObserver) {
+  new ResizeObserver((entries) => {
+    const width = entries[entries.length - 1].contentRect.width;
+    if (width && Math.abs(width - boxWidth) > 1) { boxWidth = width; fitBoard(); }
+  }).observe($("board-scroll"));
+}
 
 // A redraw replaces the cards' buttons: the focus goes back to the same button if it is
 // still there, else to the board, so that keyboard users never fall back to the page's top.
@@ -63,7 +88,7 @@ function followState() {
     if (rotation !== ui.rotation) { ui.rotation = rotation; again.add("tile"); }
   }
   if (!S.drawn) store.shown.drawn = null;
-  if (ui.fig && !figureExists(ui.fig)) ui.fig = null;
+  if (ui.fig && (!figureExists(ui.fig) || (ui.fig.auto && !canGoOn(ui.fig)))) ui.fig = null;
   return again;
 }
 
@@ -80,6 +105,8 @@ function draw(touched, bottom) {
   const hadFocus = !!(document.activeElement && document.activeElement.closest && document.activeElement.closest("#board"));
   const change = picture.update(store.held.board, touched);
   if (change.whole) { input.attach(picture.svg); input.applyZoom(); }
+  // spaces keep their places: the view changes only as spaces come (or the server's does)
+  if (change.whole || change.root || picture.nodes.size !== fittedSpaces) fitBoard();
   marks.afterUpdate(change, hadFocus);
   if (shows("turn")) renderTurnCard();
   if (shows("tile") || again.has("tile")) renderTileCard();
@@ -90,9 +117,23 @@ function draw(touched, bottom) {
   if (touched.all || touches(touched, "seats")) log.update(null, bottom);
   else if (touched.logFrom !== null) log.update(touched.logFrom, bottom);
   if (shows("links")) renderLinks();
+  if (shows("progress")) renderProgress();
   announceNews(turnChanged);
+  chime(turnChanged);
+  sendPace();
   if (shows("dock")) $("dock").classList.toggle("docked", !(S.phase === "auction" || S.phase === "pick") || S.over);
   if (S.over && !store.shown.over) { store.shown.over = true; showGameOver(); }
+}
+
+// The sounds (if the player wants them): this screen's turn has come; a scoring round
+// has started. Never for what the page found when it opened.
+function chime(turnChanged) {
+  const S = view();
+  const rounds = S.scoring.rounds;
+  const opening = store.shown.rounds === null;
+  if (!opening && rounds > store.shown.rounds && !S.over) play("scoring");
+  else if (!opening && turnChanged && mine() && !S.over) play("turn");
+  store.shown.rounds = rounds;
 }
 
 // Screen readers hear the other players' moves since the last message, and whose turn it is.
@@ -156,9 +197,11 @@ function onMessage(msg) {
 }
 
 // For tests and debugging (read only): the state as drawn, and this screen's choices.
-window.tikal = Object.freeze({ get state() { return store.view; }, ui });
+window.tikal = Object.freeze({ get state() { return store.view; }, ui, prefs, sounds: played });
 
 input.install();
+installPrefs();
+TK.api("/api/meta").then((meta) => { store.meta = meta; if (store.view) renderProgress(); }).catch(() => { /* shown without the totals */ });
 if (store.token) TK.saveGame(store.gameId, { token: store.token });
 TK.loadRules().then(() => { if (store.view) renderAuction(); });
 connect(onMessage);

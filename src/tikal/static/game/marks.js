@@ -3,6 +3,7 @@
 // overlay, the tile under the pointer (ghost), and short animations of what a move changed.
 // Each is changed where it differs from the last time: a delta costs the spaces it
 // touched and the marks that come or go, not a pass over the whole board.
+import { motionWanted } from "./prefs.js";
 import { apPhase, figOf, legal, mine, moveTargets, store, tileRotations, view } from "./state.js";
 import { TEXT } from "./texts.js";
 
@@ -79,7 +80,8 @@ export class BoardMarks {
 
   // Short animations: a tile placed since the last picture grows in; a figure that left one
   // space for another slides over from where it was (one that came from the supply pops up).
-  // None when the reader asked for reduced motion (app.css turns the CSS ones off too).
+  // None when the reader asked for reduced motion or turned animations off (app.css
+  // turns the CSS ones off too).
   // Only the spaces drawn anew can differ; the marks of the last message go.
   animate(change) {
     for (const node of this.moving) node.classList.remove(...MOTION);
@@ -95,7 +97,7 @@ export class BoardMarks {
       for (const [cell, c] of now) previous.set(cell, c);
     }
     if (!previous) return;
-    const still = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)").matches;
+    const still = !motionWanted();
     const mark = (node, cls) => { node.classList.add(cls); this.moving.push(node); };
     const ordered = pic.spaces().filter(([cell]) => now.has(cell));
     for (const [cell, g] of ordered) {

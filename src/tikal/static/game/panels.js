@@ -4,18 +4,26 @@
 // appends and cuts lines instead.
 import { act, askHint, undo } from "./connection.js";
 import { $ } from "./notice.js";
+import { pointsBySource } from "./progress.js";
+import { endTurn } from "./settings.js";
 import { OWN_CONTROLS, allLegal, apPhase, hotseat, legal, mine, redraw, rotate, seat, store, view } from "./state.js";
 import { TEXT } from "./texts.js";
 
 const h = TK.h;
 const ui = store.ui;
 
-// A seat's name with its mark; "(you)" only when this screen plays one seat (in hot-seat
-// every seat is "you", so the seat to play is named instead).
+// Whether a name is the word "you" itself (games named their seat so once): it gets no
+// "(you)" after it, which read "Du (du)".
+const isYouWord = (name) => name.trim().toLocaleLowerCase(TK.lang) === TEXT.youTag().toLocaleLowerCase(TK.lang);
+
+// The one seat this screen plays, if it plays one (in hot-seat every seat is "you", so
+// the seat to play is named instead).
+const soleSeat = () => (view().you.length === 1 ? view().you[0] : null);
+
+// A seat's name with its mark; "(you)" only for the one seat this screen plays.
 function seatLabel(p, withChip = true) {
-  const S = view();
   const s = seat(p);
-  const you = S.you.length === 1 && S.you[0] === p && s.name.toLowerCase() !== "you" && s.name !== TEXT.youTag();
+  const you = soleSeat() === p && !isYouWord(s.name);
   const text = you ? TEXT.seatYou(s.name) : s.kind === "bot" ? TEXT.seatBot(s.name, s.level) : s.name;
   return h("span", { class: "who" }, withChip ? TK.chip(s) : null, " ", text);
 }
@@ -28,16 +36,7 @@ function button(label, action, opts = {}) {
   return b;
 }
 
-// A treasure type as its icon (the board's <defs> define one per type: colour and glyph).
-function treasureIcon(letter, count) {
-  const def = document.getElementById(`tk-treasure-${letter}`);
-  const name = (def && def.getAttribute("data-name")) || letter.toUpperCase();
-  const label = TEXT.treasure(name, count);
-  const icon = h("span", { class: "tr", title: label, role: "img", "aria-label": label });
-  icon.innerHTML = `<svg viewBox="-12 -12 24 24" width="22" height="22" aria-hidden="true" focusable="false"><use href="#tk-treasure-${letter}"/></svg>`;
-  if (count !== undefined && count !== null) icon.append(h("span", { class: "tr-n", "aria-hidden": "true" }, "\u00d7" + TK.format(count)));
-  return icon;
-}
+const treasureIcon = TK.treasureIcon;
 
 // A refusal, once: the engine's reason, then the rule it rests on with its text.
 function refusalView(err) {
@@ -61,7 +60,10 @@ export function renderStatus() {
 function statusLine() {
   const S = view();
   if (S.over) return h("span", {}, TEXT.gameOver());
-  const line = h("span", {}, ...TEXT.toPlay(seatLabel(S.current), TEXT.phase(S.phase)));
+  // your own turn is a sentence of its own in each language ("Du bist am Zug"), never a
+  // name with a verb for someone else
+  const line = soleSeat() === S.current ? h("span", {}, TK.chip(seat(S.current)), " ", TEXT.yourTurnStatus(TEXT.phase(S.phase)))
+    : h("span", {}, ...TEXT.toPlay(seatLabel(S.current), TEXT.phase(S.phase)));
   return S.spectator ? h("span", {}, ...TEXT.watching(line)) : line;
 }
 
@@ -89,7 +91,11 @@ export function renderTurnCard() {
     if (mine()) {
       if (S.phase === "turn" || S.phase === "scoring") {
         const end = legal("end")[0];
-        bar.append(button(S.phase === "scoring" ? TEXT.endScore() : TEXT.endTurn(), end ? end.action : "end", { cls: "primary", title: end ? end.text : "" }));
+        const label = S.phase === "scoring" ? TEXT.endScore() : TEXT.endTurn();
+        const action = end ? end.action : "end";
+        const endButton = h("button", { class: "btn primary", type: "button", id: "end-turn", title: end ? end.text : action, "data-action": action }, label);
+        endButton.addEventListener("click", () => endTurn(action, label));
+        bar.append(endButton);
       }
       if (S.phase !== "auction" && S.phase !== "pick") {
         const undoButton = h("button", { class: "btn", id: "undo", type: "button", disabled: !S.can_undo, title: TEXT.undoTitle() }, TEXT.undo());
@@ -319,7 +325,7 @@ export function renderPlayers() {
     const row = h("div", { class: "player" + (p.seat === S.current && !S.over ? " current" : ""), "data-seat": p.seat });
     row.append(TK.chip(p, false, 24));
     const tags = [];
-    if (S.you.includes(p.seat) && !hotseat()) tags.push(h("span", { class: "tag" }, TEXT.youTag()));
+    if (S.you.includes(p.seat) && !hotseat() && !isYouWord(p.name)) tags.push(h("span", { class: "tag" }, TEXT.youTag()));
     if (p.kind === "bot") tags.push(h("span", { class: "tag" }, TEXT.bot(p.level)));
     if (S.over && S.winners.includes(p.seat)) tags.push(h("span", { class: "tag" }, TEXT.winner()));
     if (p.seat === S.current && !S.over) tags.push(h("span", { class: "tag" }, TEXT.toPlayTag()));
@@ -421,9 +427,10 @@ export function showGameOver() {
   const rows = S.player_info.slice().sort((a, b) => b.score - a.score).map((p) => h("tr", {}, h("td", {}, TK.chip(p), " ", S.winners.includes(p.seat) ? TEXT.finalWinner(p.name) : p.name), h("td", { class: "num" }, TK.format(p.score)), h("td", {}, Object.entries(p.treasures).map(([t, n]) => treasureIcon(t, n)))));
   const close = h("button", { class: "btn", type: "button" }, TEXT.close());
   const opener = document.activeElement;
-  const modal = h("div", { class: "modal", role: "dialog", "aria-modal": "true", "aria-labelledby": "over-title" }, h("div", { class: "box" },
+  const modal = h("div", { class: "modal", role: "dialog", "aria-modal": "true", "aria-labelledby": "over-title" }, h("div", { class: "box wide" },
     h("h2", { id: "over-title" }, TEXT.finalScores()),
     h("table", { class: "scores", id: "final-scores" }, h("tr", {}, h("th", {}, TEXT.player()), h("th", { class: "num" }, TEXT.finalScore()), h("th", {}, TEXT.treasures())), ...rows),
+    pointsBySource(),
     h("div", { class: "row" }, h("a", { class: "btn primary", href: `/replay/${gameId}` }, TEXT.watchReplay()), h("a", { class: "btn", href: `/api/games/${gameId}/record`, download: `tikal-${gameId}.json` }, TEXT.download()), h("a", { class: "btn", href: "/" }, TEXT.newGame()), close)));
   const shut = () => { modal.remove(); if (opener && opener.focus) opener.focus(); };
   close.addEventListener("click", shut);

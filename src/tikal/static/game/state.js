@@ -12,7 +12,9 @@ export const store = {
   ui: { rotation: 0, fig: null, cell: null, hint: null, refusal: null, hover: null, focus: null, zoom: 1, lean: 1 },
   conn: { ws: null, retry: 0 },
   hintAsked: 0, // when a hint was last asked for (one at a time, debounced)
-  shown: { drawn: null, current: null, over: false, announced: -1 }, // tile, turn, end, log lines announced
+  // tile, turn, end, log lines announced, the bots' pace told, scoring rounds started
+  shown: { drawn: null, current: null, over: false, announced: -1, pace: null, rounds: null },
+  meta: null, // GET /api/meta (the rule sets' volcanoes), once it has come
   noticeTimer: null,
   // The drawing of the page's parts after a choice of this screen (main.js installs it):
   // a module that changes `ui` names the parts to draw again ("tile", "marks", ...).
@@ -67,6 +69,12 @@ export function moveTargets() {
     if (!out[dst] || e.cost < out[dst].cost) out[dst] = e;
   }
   return out;
+}
+
+// Whether the figure `f` has a legal move or path now (a figure kept picked up after its
+// move is put down when it cannot go on).
+export function canGoOn(f) {
+  return legal("move").concat(legal("path")).some((e) => e.cells[0] === f.cell && figOf(e) === f.fig);
 }
 
 export function figureExists(f) {
