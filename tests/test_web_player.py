@@ -22,14 +22,14 @@ from typing import Any
 
 import httpx
 import pytest
-from tikal.server.messages import colour_name
 
 from test_analysis import blunder_record
 from test_web_a11y import serious
 from tikal import Game, tutorial
+from tikal.describe import tile_message
 from tikal.messages import render, text
 from tikal.seats import seat_table
-from tikal.state import tile_message
+from tikal.server.round.texts import colour_name
 from web_helpers import (
     ARTIFACTS,
     ServerProcess,

@@ -15,7 +15,6 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from tikal.server.messages import colour_name
 from typer.testing import CliRunner
 
 from test_analysis import blunder_record, cut
@@ -24,12 +23,13 @@ from tikal.actions import parse_action
 from tikal.bots.analysis import Review, shown_percents
 from tikal.cli import app as cli
 from tikal.components import RULE_SET_NAMES, rule_set
+from tikal.describe import tile_message
 from tikal.messages import LANGUAGES, render
 from tikal.seats import seat_table
 from tikal.server import create_app
 from tikal.server.bots import PACES, BotRunner
+from tikal.server.round.texts import colour_name
 from tikal.server.sprites import treasure_sprite
-from tikal.state import tile_message
 from tikal.svg import TREASURE_LOOKS, treasure_name
 
 ROOT = Path(__file__).resolve().parents[1]
