@@ -395,3 +395,30 @@ def test_the_game_page_on_a_phone_and_the_auction_panel_read_in_german(
     shot(page, "14-de-auction-panel-phone", full=True)
     assert not errors, errors
     ctx.close()
+
+
+@pytest.mark.parametrize("language", ["en", "de", "ja"])
+def test_the_page_chooses_plural_forms_as_the_server_does(
+    server: ServerProcess, browser: Any, language: str
+) -> None:
+    """Every plural text the page formats itself reads as the server renders it, for counts
+    in each of the language's categories, without evaluating the catalog's rule as code
+    (the CSP forbids ``eval``; i18n.plural_forms maps CLDR's categories to forms)."""
+    from tikal.messages import counters
+    from tikal.server.i18n import browser_texts
+
+    plural = {key: entry for key, entry in browser_texts(language)["texts"].items()
+              if isinstance(entry, dict)}
+    assert plural, "the catalog has plural texts"
+    page = browser.new_page()
+    errors = errors_of(page)
+    page.goto(f"{server.url}/?lang={language}")
+    for key, entry in plural.items():
+        for n in (0, 1, 2, 5):
+            fields = set(re.findall(r"\{(\w+)\}", " ".join(entry["forms"])))
+            params = {name: "x" for name in fields} | {entry["counter"]: n}
+            shown = page.evaluate("([key, params]) => TK.t(key, params)", [key, params])
+            assert counters()["web." + key] == entry["counter"]
+            assert shown == text(f"web.{key}", language, **params), (key, n)
+    assert errors == []
+    page.close()

@@ -6,12 +6,13 @@ cookie (set by the language picker), the browser's ``Accept-Language``, else Eng
 
 The pages are the static HTML files with ``{{web.key}}`` markers: :func:`page_html` puts
 the language's texts in their place, sets ``<html lang>`` and embeds every ``web.*`` and
-``kind.*`` template of the catalog as JSON for ``TK.t`` (common.js), with the catalog's
-plural rule, so the browser formats texts from the server's catalogs only.
+``kind.*`` template of the catalog as JSON for ``TK.t`` (common.js), with the form each
+plural category takes, so the browser formats texts from the server's catalogs only.
 """
 
 from __future__ import annotations
 
+import gettext
 import html
 import json
 import re
@@ -19,6 +20,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from babel import Locale
 from starlette.requests import HTTPConnection
 
 from ..messages import (
@@ -52,9 +54,26 @@ def request_language(conn: HTTPConnection) -> str:
     return language_from_accept(conn.headers.get("accept-language"))
 
 
-def plural_expression(language: str) -> str:
-    """The catalog's plural rule as an expression of ``n`` (C syntax, valid in JS too)."""
-    return str(po_catalog(language).plural_expr)
+#: The counts over which the catalog's plural rule and CLDR's categories are matched.
+_PLURAL_PROBES = range(1000)
+
+
+@cache
+def plural_forms(language: str) -> dict[str, int]:
+    """Which of the catalog's plural forms each CLDR category takes (``{"one": 0, "other":
+    1}`` in German): the browser picks the category with ``Intl.PluralRules`` and needs no
+    ``eval`` of the catalog's C expression, which the pages' CSP forbids.
+
+    Raises ``ValueError`` if the catalog's rule and CLDR's disagree on some count."""
+    catalog_index = gettext.c2py(str(po_catalog(language).plural_expr))
+    category_of = Locale.parse(language).plural_form
+    forms: dict[str, int] = {}
+    for n in _PLURAL_PROBES:
+        index = catalog_index(n)
+        if forms.setdefault(category_of(n), index) != index:
+            raise ValueError(f"{language}: plural form of {n} is {index} in the catalog, "
+                             f"{forms[category_of(n)]} for CLDR's {category_of(n)!r}")
+    return forms
 
 
 @cache
@@ -74,7 +93,7 @@ def browser_texts(language: str = DEFAULT_LANGUAGE) -> dict[str, Any]:
             out[name] = {"counter": plural[key], "forms": forms}
         else:
             out[name] = found
-    return {"lang": language, "plural": plural_expression(language), "texts": out,
+    return {"lang": language, "plural": plural_forms(language), "texts": out,
             "languages": LANGUAGE_NAMES}
 
 

@@ -10,11 +10,13 @@ const TK = {};
 TK.I18N = (() => {
   const el = document.getElementById("tk-texts");
   try { return el ? JSON.parse(el.textContent) : null; } catch (e) { return null; }
-})() || { lang: "en", plural: "(n != 1)", texts: {}, languages: { en: "English" } };
+})() || { lang: "en", plural: { one: 0, other: 1 }, texts: {}, languages: { en: "English" } };
 TK.lang = TK.I18N.lang || document.documentElement.lang || "en";
+// The catalog's form for n: the server maps each CLDR category to it (i18n.plural_forms).
 TK.pluralIndex = (() => {
-  try { const f = new Function("n", "return +(" + TK.I18N.plural + ");"); f(1); return f; }
-  catch (e) { return (n) => (n === 1 ? 0 : 1); }
+  const rules = new Intl.PluralRules(TK.lang);
+  const forms = TK.I18N.plural || {};
+  return (n) => forms[rules.select(n)] ?? 0;
 })();
 TK.numbers = new Intl.NumberFormat(TK.lang);
 
