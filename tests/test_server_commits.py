@@ -1,6 +1,7 @@
-"""Moves applied on the event loop with only their commit in the writer thread
-(tikal.server.commits, Manager.act_soon): stored exactly, batched, never two at once on a
-game, never lost when the client goes away, refused cleanly when the storage refuses."""
+"""The one move path (Manager.change): every change (a human's move, an undo, a bot's move)
+is applied on the event loop with only its commit in the writer thread
+(tikal.server.commits): stored exactly, batched, never two at once on a game, never lost
+when the client goes away, refused cleanly when the storage refuses."""
 
 from __future__ import annotations
 
@@ -67,7 +68,7 @@ def some_actions(session: Session, count: int) -> list[str]:
 
 
 def test_moves_applied_on_the_loop_are_stored_and_replay_exactly(db: str) -> None:
-    """A dozen moves through act_soon: the game in memory is the one the engine gives for
+    """A dozen moves through Manager.act: the game in memory is the one the engine gives for
     them, and a fresh manager on the same database rebuilds it exactly from the log."""
     manager = Manager(open_storage(db), bot_delay=0.0)
     session, tokens = new_game(manager)
@@ -75,7 +76,7 @@ def test_moves_applied_on_the_loop_are_stored_and_replay_exactly(db: str) -> Non
 
     async def play() -> None:
         for action in actions:
-            await manager.act_soon(session.game_id, tokens[session.game.current], action,
+            await manager.act(session.game_id, tokens[session.game.current], action,
                                    session.state)
 
     try:
@@ -145,7 +146,7 @@ def test_no_second_move_is_taken_while_a_commit_is_under_way(tmp_path: Path) -> 
     def meanwhile() -> None:
         gate.wait(10)
         try:
-            manager.act(session.game_id, tokens[seat], second, 0)
+            manager.act_blocking(session.game_id, tokens[seat], second, 0)
         except ServerError as exc:
             refusals.append(exc)
         finally:
@@ -154,7 +155,7 @@ def test_no_second_move_is_taken_while_a_commit_is_under_way(tmp_path: Path) -> 
     async def play() -> None:
         other = threading.Thread(target=meanwhile)
         other.start()
-        await manager.act_soon(session.game_id, tokens[seat], first, 0)
+        await manager.act(session.game_id, tokens[seat], first, 0)
         other.join()
 
     stored = play_then_read_log(manager, play(), session.game_id)
@@ -180,7 +181,7 @@ def test_a_move_whose_client_went_away_is_still_installed(tmp_path: Path) -> Non
 
     async def play() -> None:
         request = asyncio.ensure_future(
-            manager.act_soon(session.game_id, tokens[session.game.current], action, 0))
+            manager.act(session.game_id, tokens[session.game.current], action, 0))
         while not started.is_set():
             await asyncio.sleep(0.005)
         request.cancel()
@@ -209,11 +210,11 @@ def test_a_move_another_process_stored_first_is_refused_and_brought_in(
     mirror = there.get(session.game_id)
     seat = session.game.current
     mine, theirs = (str(a) for a in session.game.legal_actions()[:2])
-    there.act(session.game_id, tokens[seat], theirs, 0)
+    there.act_blocking(session.game_id, tokens[seat], theirs, 0)
 
     async def play() -> ServerError:
         with pytest.raises(ServerError) as refused:
-            await here.act_soon(session.game_id, tokens[seat], mine, 0)
+            await here.act(session.game_id, tokens[seat], mine, 0)
         return refused.value
 
     try:
@@ -226,3 +227,46 @@ def test_a_move_another_process_stored_first_is_refused_and_brought_in(
         there.close()
         here.storage.close()
         there.storage.close()
+
+
+def test_undos_and_bot_moves_take_the_same_path_and_replay_exactly(tmp_path: Path) -> None:
+    """A human's move and its undo, then a bot's turn: every entry goes through the commit
+    thread (its counter sees each one), the undo is stored as an ``undo`` entry, and a
+    fresh manager rebuilds the same game from the log."""
+    path = tmp_path / "games.sqlite3"
+    manager = Manager(SqliteStorage(path), bot_delay=0.0)
+    session, links = manager.create("demo", [{"kind": "human"}, {"kind": "bot", "level": "random"}],
+                                    seed=3)
+    token = links["seats"][0]["token"]
+
+    async def play() -> None:
+        manager.bots.loop = asyncio.get_running_loop()
+        tile = next(str(a) for a in session.game.legal_actions() if str(a).startswith("tile"))
+        await manager.act(session.game_id, token, tile, 0)
+        state = session.state
+        action = str(session.game.legal_actions()[0])
+        await manager.act(session.game_id, token, action, state)
+        await manager.undo(session.game_id, token, state + 1)
+        await manager.act(session.game_id, token, "end", state + 2)
+        for _ in range(500):  # the bot plays its whole turn
+            if session.game.current == 0 and session.bot_busy is False:
+                break
+            await asyncio.sleep(0.01)
+
+    try:
+        asyncio.run(play())
+        kinds = [entry.kind for entry in session.log]
+        assert kinds[:5] == ["start", "action", "action", "undo", "action"]
+        bot_moves = [e for e in session.log if e.seat == 1]
+        assert bot_moves and session.game.current == 0
+        assert manager.commits.entries == len(session.log) - 1  # every change, the commit thread
+        expected = session.game.to_json()
+    finally:
+        manager.close()
+        manager.storage.close()
+    again = Manager(SqliteStorage(path), bot_delay=0.0)
+    try:
+        assert again.get(session.game_id).game.to_json() == expected
+    finally:
+        again.close()
+        again.storage.close()

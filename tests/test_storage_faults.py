@@ -368,7 +368,8 @@ def good_file(tmp_path_factory: pytest.TempPathFactory) -> bytes:
         tokens = [s["token"] for s in links["seats"]]
         for _ in range(10):
             action = str(session.game.legal_actions()[0])
-            manager.act(session.game_id, tokens[session.game.current], action, session.state)
+            manager.act_blocking(session.game_id, tokens[session.game.current], action,
+                                 session.state)
     manager.close()
     manager.storage.close()
     return db.read_bytes()

@@ -125,7 +125,8 @@ def played_game(tmp_path: Path, moves: int) -> tuple[GameRecord, list[LogEntry],
         tokens = [seat["token"] for seat in links["seats"]]
         for _ in range(moves):
             action = str(session.game.legal_actions()[0])
-            manager.act(session.game_id, tokens[session.game.current], action, session.state)
+            manager.act_blocking(session.game_id, tokens[session.game.current], action,
+                                 session.state)
         return session.record, list(session.log), tokens
     finally:
         manager.close()
@@ -155,7 +156,7 @@ def test_a_database_of_the_old_schema_is_migrated_and_its_games_play_on(
         assert session.log == log and session.state == 9
         assert [g["moves"] for g in storage.listing()] == [10]  # the backfilled counter
         action = str(session.game.legal_actions()[0])
-        manager.act(record.game_id, tokens[session.game.current], action, 9)
+        manager.act_blocking(record.game_id, tokens[session.game.current], action, 9)
         expected = session.game.to_json()
         # the older of the two identical uploads keeps its id for the same content again
         stored = storage.store_upload(upload, digest_of(upload), UPLOAD_CAP)

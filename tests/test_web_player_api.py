@@ -85,8 +85,12 @@ def test_the_pace_is_refused_to_spectators_and_bad_values_change_nothing(
     assert runner.delay_for(game["id"]) == DELAY
 
 
+async def no_change(*args: Any, **kwargs: Any) -> Any:
+    raise AssertionError("no bot moves here")
+
+
 def test_the_normal_pace_is_the_servers_own_delay() -> None:
-    runner = BotRunner(lambda session: None, delay=0.6)
+    runner = BotRunner(lambda session: None, no_change, delay=0.6)
     runner.set_pace("g", "slow")
     assert runner.delay_for("g") == pytest.approx(1.2)
     runner.set_pace("g", "normal")

@@ -16,6 +16,7 @@ hand-offs): ``tikal loadtest`` measures the whole.
 
 from __future__ import annotations
 
+import asyncio
 import cProfile
 import random
 import tempfile
@@ -85,13 +86,13 @@ def _messages(snap: Snapshot, table: _Table) -> None:
 
 
 def _move(manager: Manager, publisher: Publisher, table: _Table, rng: random.Random,
-          clock: _Clock) -> None:
+          clock: _Clock, loop: asyncio.AbstractEventLoop) -> None:
     session = manager.get(table.game_id)
     seat = session.game.current
     action = str(rng.choice(session.game.legal_actions()))
     wall = time.perf_counter()
-    clock.time("act", lambda: manager.act(table.game_id, table.tokens[seat], action,
-                                          session.state))
+    clock.time("act", lambda: loop.run_until_complete(
+        manager.act(table.game_id, table.tokens[seat], action, session.state)))
     clock.act_wall += time.perf_counter() - wall
     snap: Snapshot = clock.time("snapshot", lambda: publisher.snapshot(session))
     clock.time("seats", lambda: [snap.seat((s,)) for s in table.held])
@@ -130,15 +131,19 @@ def _play(manager: Manager, moves: int, games: int, players: int, seed: int, rul
     tables = _open_tables(manager, publisher, range(games), players, rules)
     opened = games
     clock = _Clock()
-    while clock.moves < moves:
-        index = clock.moves % games
-        if manager.get(tables[index].game_id).game.is_over:
-            tables[index] = _open_tables(manager, publisher, range(opened, opened + 1),
-                                         players, rules)[0]
-            opened += 1
-        if profile is not None:
-            profile.enable()
-        _move(manager, publisher, tables[index], rng, clock)
-        if profile is not None:
-            profile.disable()
+    loop = asyncio.new_event_loop()  # the server's one move path runs on an event loop
+    try:
+        while clock.moves < moves:
+            index = clock.moves % games
+            if manager.get(tables[index].game_id).game.is_over:
+                tables[index] = _open_tables(manager, publisher, range(opened, opened + 1),
+                                             players, rules)[0]
+                opened += 1
+            if profile is not None:
+                profile.enable()
+            _move(manager, publisher, tables[index], rng, clock, loop)
+            if profile is not None:
+                profile.disable()
+    finally:
+        loop.close()
     return clock

@@ -26,17 +26,19 @@ import os
 import random
 import time
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ProcessPoolExecutor
 from typing import Any
 
 from .. import bots as bots_module
 from ..actions import Action
+from ..game import Game
 from ..messages import Message
 from ..view import View
 from .errors import ServerError
 from .round.legal import action_entry
-from .session import Session
+from .session import Session, stored_first
+from .store import LogEntry
 
 #: Strongest first: the hint button asks the first one that exists.
 HINT_PREFERENCE = ("hard", "mcts", "medium", "greedy", "easy", "random")
@@ -46,6 +48,9 @@ INSTANT = frozenset({"random"})
 MIN_SECONDS = 0.05
 HINT_CACHE = 1024
 #: The paces players may choose: factors of the server's bot delay.
+#: The manager's one path for a change (:meth:`~tikal.server.manager.Manager.change`).
+Change = Callable[..., Awaitable[Session]]
+
 PACES: dict[str, float] = {"fast": 0.25, "normal": 1.0, "slow": 2.0}
 
 log = logging.getLogger("tikal.server")
@@ -179,7 +184,8 @@ async def choose(pool: SearchPool, level: str, bot: Any, view: View) -> tuple[Ac
 
 class BotRunner:
     """Plays the bots' turns of every session: a timer for the visible delay, then the
-    search in the pool, then the move through :meth:`Session.apply` like a human's.
+    search in the pool, then the move through the manager's one path (``change``,
+    :meth:`~tikal.server.manager.Manager.change`) like a human's.
 
     ``changed(session)`` is called after each bot action (and when a bot starts
     thinking), so the server can broadcast and schedule the next turn.  ``loop`` is the
@@ -187,9 +193,11 @@ class BotRunner:
     """
 
     def __init__(
-        self, changed: Callable[[Session], None], *, delay: float = 0.6, workers: int = 0
+        self, changed: Callable[[Session], None], change: Change, *, delay: float = 0.6,
+        workers: int = 0,
     ) -> None:
         self.changed = changed
+        self.change = change
         self.delay = delay
         del workers  # the pool is sized to the cores (the argument is kept for callers)
         self.pool = SearchPool()
@@ -263,7 +271,7 @@ class BotRunner:
                 level, bot = self._bot(session, seat)
             self.changed(session)  # shows "thinking"
             action, bot = await choose(self.pool, level, bot, view)
-            await asyncio.to_thread(self._play, session, seat, state, action, bot)
+            await self._play(session, seat, state, action, bot)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -273,18 +281,30 @@ class BotRunner:
         if not self._closed:
             self.changed(session)
 
-    def _play(self, session: Session, seat: int, state: int, action: Action, bot: Any) -> None:
-        with session.lock:
-            if session.state != state or self._closed:
-                return
-            session.bots[seat] = bot
+    async def _play(
+        self, session: Session, seat: int, state: int, action: Action, bot: Any,
+    ) -> None:
+        if session.state != state or self._closed:
+            return
+        session.bots[seat] = bot
+
+        def prepare(session: Session) -> tuple[Game, LogEntry]:
+            if session.state != state:  # someone moved meanwhile (another process)
+                raise stored_first(session.state)
             try:
-                session.apply(seat, str(action))
+                return session.prepare(seat, str(action))
             except ServerError as refused:
                 if refused.code == "stale":
-                    return  # another process stored this seat's move first: nothing to do
+                    raise
                 # A broken bot must not stall the game: fall back to any legal action.
-                session.apply(seat, str(random.choice(session.game.legal_actions())))
+                return session.prepare(seat, str(random.choice(session.game.legal_actions())))
+
+        try:
+            await self.change(session, state, prepare, notify=False)
+        except ServerError as refused:
+            if refused.code != "stale":
+                raise
+            # another process stored this seat's move first: nothing to do
 
 
 class Hints:

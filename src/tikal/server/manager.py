@@ -34,6 +34,9 @@ from .store import GameRecord, LogEntry, SeatRecord, Storage, StorageConflict, S
 from .store.protocol import DAMAGED, UNFINISHED
 
 Listener = Callable[[str], None]
+#: A change prepared on a copy of the game (:meth:`Session.prepare`,
+#: :meth:`Session.prepare_undo`): the game after it and its log entry.
+Prepare = Callable[[Session], tuple[Game, LogEntry]]
 log = logging.getLogger("tikal.server")
 
 
@@ -74,7 +77,8 @@ class Manager:
         self.sessions: dict[str, Session] = {}
         self._lock = threading.Lock()
         self._listeners: list[Listener] = []
-        self.bots = BotRunner(self._after_change, delay=bot_delay, workers=bot_workers)
+        self.bots = BotRunner(self._after_change, self.change, delay=bot_delay,
+                              workers=bot_workers)
         self.commits = CommitQueue(storage)
         #: games set aside: id -> why their stored log does not replay
         self.quarantined: dict[str, str] = {}
@@ -277,49 +281,73 @@ class Manager:
         self.bots.schedule(session)
         return session, links
 
-    # -- moves -------------------------------------------------------------
+    # -- moves: the one path ------------------------------------------------
 
-    def act(self, game_id: str, token: str | None, text: Any, state: Any) -> Session:
-        session = self.get(game_id)
+    async def act(self, game_id: str, token: str | None, text: Any, state: Any) -> Session:
+        """A human's move: checked and applied on the event loop, stored by the commit
+        thread (:meth:`change`)."""
+        session = await self._session(game_id)
         seats = session.seats_for(token)
         check_action_text(text)
-        self._catch_up_to(session, state)
-        try:
-            with session.lock:
-                session.apply(human_to_act(session, seats, state), text)
-        except ServerError as exc:
-            self._catch_up(session, exc)
-            raise
-        self._after_change(session)
-        return session
+        return await self.change(
+            session, state, lambda s: s.prepare(human_to_act(s, seats, state), text))
 
-    async def act_soon(self, game_id: str, token: str | None, text: Any, state: Any) -> Session:
-        """:meth:`act` on the event loop: the move is checked and applied here and only
-        its commit waits for the storage (:mod:`tikal.server.commits`).  A game not in
-        memory, a state this process has not reached, or a game that another thread
-        holds goes through :meth:`act` in a thread instead, as it did before."""
-        session = self.sessions.get(game_id)
-        if (session is None or (isinstance(state, int) and state > session.state)
-                or not session.lock.acquire(blocking=False)):
-            return await asyncio.to_thread(self.act, game_id, token, text, state)
+    async def undo(self, game_id: str, token: str | None, state: Any) -> Session:
+        """Take back the last action of the turn (never across a reveal: the engine
+        refuses), through the same path as a move."""
+        session = await self._session(game_id)
+        seats = session.seats_for(token)
+        return await self.change(
+            session, state, lambda s: s.prepare_undo(s.check_turn(seats, state)))
+
+    def act_blocking(self, game_id: str, token: str | None, text: Any, state: Any) -> Session:
+        """:meth:`act` for code without an event loop (benchmarks, scripts, tests)."""
+        return asyncio.run(self.act(game_id, token, text, state))
+
+    async def change(
+        self, session: Session, state: Any, prepare: Prepare, *, notify: bool = True,
+    ) -> Session:
+        """The one way a game changes (a human's move or undo, a bot's move), as
+        boardgame.io does it: catch up if the client names a state another process
+        stored, ``prepare`` the change on a copy under the session's lock (it checks the
+        turn and the state counter, so a stale or conflicting change is refused here,
+        ``409 stale``), store its entry through the commit thread (:mod:`.commits`: one
+        transaction and one sync per batch), and only then install it and tell the
+        listeners (unless ``notify`` is false: the bot runner tells them itself once its
+        turn is over).  The commit finishes even if the caller is cancelled (its client
+        went away): storage and memory must not part."""
+        if isinstance(state, int) and not isinstance(state, bool) and state > session.state:
+            await asyncio.to_thread(self._catch_up_to, session, state)
         try:
-            try:
-                seats = session.seats_for(token)
-                check_action_text(text)
-                after, entry = session.prepare(human_to_act(session, seats, state), text)
-            finally:
-                session.lock.release()
+            after, entry = await self._prepared(session, prepare)
         except ServerError as exc:
             if exc.code == "stale" and session.pending is None:
                 await asyncio.to_thread(self._catch_up, session, exc)
             raise
-        # The commit finishes even if this request is cancelled (its client went away):
-        # storage and memory must not part.
-        await asyncio.shield(asyncio.ensure_future(self._commit(session, after, entry)))
+        await asyncio.shield(asyncio.ensure_future(self._commit(session, after, entry, notify)))
         return session
 
-    async def _commit(self, session: Session, after: Game, entry: LogEntry) -> None:
-        """Store a prepared move, then install it and tell the listeners; on a refusal
+    async def _session(self, game_id: str) -> Session:
+        """The game in memory, else loaded in a thread (reading and replaying its log)."""
+        with self._lock:
+            session = self.sessions.get(game_id)
+        return session if session is not None else await asyncio.to_thread(self.get, game_id)
+
+    async def _prepared(self, session: Session, prepare: Prepare) -> tuple[Game, LogEntry]:
+        """``prepare(session)`` under the session's lock: on the loop if the lock is free
+        (it nearly always is), else in a thread that waits for it (another process's
+        move being read in, :meth:`refresh`)."""
+        if session.lock.acquire(blocking=False):
+            try:
+                return prepare(session)
+            finally:
+                session.lock.release()
+        return await asyncio.to_thread(_prepare_locked, session, prepare)
+
+    async def _commit(
+        self, session: Session, after: Game, entry: LogEntry, notify: bool = True,
+    ) -> None:
+        """Store a prepared change, then install it and tell the listeners; on a refusal
         by the storage the game stays as it was."""
         try:
             await self.commits.append(session.game_id, entry)
@@ -333,19 +361,12 @@ class Manager:
             raise
         with session.lock:
             session.install(after, entry)
-        self._after_change(session)
+        if notify:
+            self._after_change(session)
         if after.is_over:
             await asyncio.to_thread(mark_over, self.storage, session.game_id)
 
-    def undo(self, game_id: str, token: str | None, state: Any) -> Session:
-        session = self.get(game_id)
-        seats = session.seats_for(token)
-        self._catch_up_to(session, state)
-        try:
-            with session.lock:
-                session.undo(session.check_turn(seats, state))
-        except ServerError as exc:
-            self._catch_up(session, exc)
-            raise
-        self._after_change(session)
-        return session
+
+def _prepare_locked(session: Session, prepare: Prepare) -> tuple[Game, LogEntry]:
+    with session.lock:
+        return prepare(session)

@@ -224,7 +224,7 @@ async def post_action(request: Request, game_id: str, body: ActionIn,
     svc = services(request)
     svc.limits.check(client_of(request), "move")
     token = body.token or x_tikal_token
-    session = await svc.manager.act_soon(game_id, token, body.action, body.state)
+    session = await svc.manager.act(game_id, token, body.action, body.state)
     return await answer_move(request, session, token, body.state, reply)
 
 
@@ -236,7 +236,7 @@ async def post_undo(request: Request, game_id: str, body: UndoIn,
     svc = services(request)
     svc.limits.check(client_of(request), "move")
     token = body.token or x_tikal_token
-    session = await asyncio.to_thread(svc.manager.undo, game_id, token, body.state)
+    session = await svc.manager.undo(game_id, token, body.state)
     return await answer_move(request, session, token, body.state, reply)
 
 

@@ -72,9 +72,9 @@ async def handle(
             svc.limits.check(client, "move")
             state: Any = data.get("state")  # the session refuses anything but an int
             if kind == "action":
-                session = await manager.act_soon(game_id, token, data.get("action"), state)
+                session = await manager.act(game_id, token, data.get("action"), state)
             else:
-                session = await asyncio.to_thread(manager.undo, game_id, token, state)
+                session = await manager.undo(game_id, token, state)
             return [ack(state, session.state)]
         if kind == "hint":
             svc.limits.check(client, "hint")

@@ -23,7 +23,7 @@ from ..errors import IllegalAction, NotationError, RecordError
 from ..game import Game
 from ..messages import Message, render
 from .errors import ServerError
-from .store import GameRecord, LogEntry, Storage, StorageConflict, StorageUnavailable
+from .store import GameRecord, LogEntry, Storage, StorageUnavailable
 
 #: Refusal when the game is over (the engine's words for the phase).
 GAME_OVER = Message("refuse.wrong_phase", {"now": Message("phase.over")})
@@ -164,33 +164,10 @@ class Session:
                               403, state=self.state)
         return game.current
 
-    def apply(self, seat: int, text: str) -> None:
-        """Play ``text`` for ``seat`` and store it; ServerError if the engine or the
-        storage refuses (nothing changes then).  :meth:`prepare`, then the commit here."""
-        after, entry = self.prepare(seat, text)
-        try:
-            self._append(entry)
-        finally:
-            self.pending = None
-        self.install(after, entry)
-        if after.is_over:
-            mark_over(self.storage, self.game_id)
-
-    def undo(self, seat: int) -> None:
-        """Take back the last action of the turn for ``seat`` and store the undo."""
-        self._refuse_while_pending()
-        game = self.game
-        before = game.clone()
-        try:
-            game.undo()
-        except IllegalAction as exc:
-            raise ServerError.illegal(exc, self.state) from None
-        self._store(LogEntry(seq=self.state + 1, kind="undo", seat=seat), before)
-
     def prepare(self, seat: int, text: str) -> tuple[Game, LogEntry]:
         """``text`` played for ``seat`` on a copy of the game, and its log entry, neither
         stored nor installed: :meth:`install` them once the entry is committed (the
-        event loop applies moves so, see :mod:`tikal.server.commits`).  Marks the entry
+        manager stores it, :meth:`~tikal.server.manager.Manager.change`).  Marks the entry
         pending; ServerError if the engine refuses (nothing changes then)."""
         self._refuse_while_pending()
         try:
@@ -204,6 +181,20 @@ class Session:
         except IllegalAction as exc:
             raise ServerError.illegal(exc, self.state) from None
         entry = entry_of(log_steps(after.history[start:])[-1], self.state + 1, seat)
+        self.pending = entry
+        return after, entry
+
+    def prepare_undo(self, seat: int) -> tuple[Game, LogEntry]:
+        """Take back the last action of the turn for ``seat``, on a copy and with its log
+        entry, as :meth:`prepare` does a move; the engine refuses an undo across a reveal
+        (``[HIDDEN-1]``)."""
+        self._refuse_while_pending()
+        after = self.game.clone()
+        try:
+            after.undo()
+        except IllegalAction as exc:
+            raise ServerError.illegal(exc, self.state) from None
+        entry = LogEntry(seq=self.state + 1, kind="undo", seat=seat)
         self.pending = entry
         return after, entry
 
@@ -246,21 +237,3 @@ class Session:
             step = step_of(entry)
             assert step.action is not None
             self.game.apply(step.action, chance=step.chance)
-
-    def _append(self, entry: LogEntry) -> None:
-        try:
-            self.storage.append(self.game_id, entry)
-        except StorageConflict:
-            raise stored_first(self.state) from None
-
-    def _store(self, entry: LogEntry, before: Game) -> None:
-        """Store ``entry``, already played on the game; on a refusal the game goes back
-        to ``before``."""
-        try:
-            self._append(entry)
-        except Exception:
-            self.game = before
-            raise
-        self.log.append(entry)
-        if self.game.is_over:
-            mark_over(self.storage, self.game_id)

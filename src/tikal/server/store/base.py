@@ -2,7 +2,7 @@
 
 A backend says how a piece of work reaches its database (:meth:`SqlStorage._run`: the
 connection, the transaction, what a driver's error means) and how log entries are
-appended (SQLite's group commit, PostgreSQL's state counter); everything else is here,
+appended (SQLite's batches, PostgreSQL's state counter); everything else is here,
 written once.
 """
 

@@ -58,7 +58,7 @@ def play_templates(rules: str, seed: int, moves_in_play: int = 12,
                 limit = moves_in_play if index == TEMPLATES else None
                 while not session.game.is_over and (limit is None or session.state < limit):
                     action = str(rng.choice(session.game.legal_actions()))
-                    manager.act(session.game_id, tokens[session.game.current], action,
+                    manager.act_blocking(session.game_id, tokens[session.game.current], action,
                                 session.state)
                 games.append((session.record, list(session.log), session.game.is_over))
         finally:

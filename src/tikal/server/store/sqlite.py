@@ -2,8 +2,9 @@
 
 WAL journal, ``synchronous=FULL``: an entry is committed before the server acknowledges
 the move, so killing the server (even with SIGKILL) loses nothing that a client was told
-about.  Moves that arrive while a commit is syncing are committed together (group
-commit, :meth:`SqliteStorage.append`).
+about.  The server's commit thread hands over every move that arrived while it was
+syncing the last batch, committed together in one transaction
+(:meth:`SqliteStorage.append_many`, :mod:`tikal.server.commits`).
 """
 
 from __future__ import annotations
@@ -26,11 +27,10 @@ T = TypeVar("T")
 
 @dataclass(eq=False)
 class _Pending:
-    """An entry waiting for the group commit, and how its commit went."""
+    """An entry of a batch being appended, and how its commit went."""
 
     game_id: str
     entry: LogEntry
-    done: bool = False
     error: BaseException | None = None
 
 
@@ -46,10 +46,7 @@ class SqliteStorage(SqlStorage):
         self.where = self.path if self.path == ":memory:" else str(Path(self.path).resolve())
         self.faults = FaultLog()
         self._lock = threading.Lock()
-        self._turn = threading.Condition()  # the group commit's queue (see append)
-        self._queue: list[_Pending] = []
-        self._writing = False
-        self.commits = 0  # group commits so far (each one sync to disk)
+        self.commits = 0  # transactions of appended entries so far (each one sync to disk)
         #: migrations applied when this storage opened the file (none if it was current)
         self.migrated: list[int] = []
         try:
@@ -112,34 +109,15 @@ class SqliteStorage(SqlStorage):
             self._db.close()
             self._db = self._connect()
 
-    # -- appending: the group commit ------------------------------------------
+    # -- appending ---------------------------------------------------------------
 
     def append(self, game_id: str, entry: LogEntry) -> None:
-        """Group commit: entries that arrive while a commit is syncing to disk wait and are
-        then committed together, one sync for all of them (each in its own savepoint, so a
-        conflict refuses only its own entry).  With one sync per move, moves queued behind
-        each other's syncs and held the worker threads the broadcasts need."""
-        pending = _Pending(game_id, entry)
-        with self._turn:
-            self._queue.append(pending)
-            while not pending.done and self._writing:
-                self._turn.wait()
-            if pending.done:
-                batch: list[_Pending] = []
-            else:  # lead: write everything queued so far, own entry included
-                self._writing = True
-                batch, self._queue = self._queue, []
-        if batch:
-            try:
-                self._write(batch)
-            finally:
-                with self._turn:
-                    self._writing = False
-                    for item in batch:
-                        item.done = True
-                    self._turn.notify_all()
-        if pending.error is not None:
-            raise pending.error
+        """One entry in a transaction of its own.  The server stores its moves through
+        :meth:`append_many` instead, batched by its commit thread (the one group-commit
+        layer, :mod:`tikal.server.commits`)."""
+        error = self.append_many([(game_id, entry)])[0]
+        if error is not None:
+            raise error
 
     def append_many(self, entries: Sequence[tuple[str, LogEntry]]) -> list[BaseException | None]:
         """Append every ``(game_id, entry)`` in one transaction (one sync); per entry
