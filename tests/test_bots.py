@@ -349,7 +349,7 @@ def test_label_helper_is_used_in_plans() -> None:
     game = Game.new("demo", 2, seed=1)
     plan = TurnPlanner().plan(game, k=1)[0]
     assert str(plan.actions[0]).startswith("tile ")
-    assert label(game.rules.basecamp) == "0,0"
+    assert label(game.rules.basecamp) == "0"
 
 
 def test_mcts_counts_simulations_and_is_quick_with_few_iterations() -> None:

@@ -65,7 +65,7 @@ def test_a_whole_demo_game_with_scripted_input(tmp_path: Path) -> None:
 
 
 def test_illegal_input_gets_the_engine_reason_not_a_traceback(tmp_path: Path) -> None:
-    script = Script(["tile 0,0 0", "frobnicate", "take 1,0", "77", "move W", "undo", "quit"],
+    script = Script(["tile 0 0", "frobnicate", "take 3", "77", "move W", "undo", "quit"],
                     filler=None)
     tg, out = terminal(tmp_path, script, rules="demo", players=2, bots=["random"], seed=1)
     game = tg.run()
@@ -81,11 +81,11 @@ def test_illegal_input_gets_the_engine_reason_not_a_traceback(tmp_path: Path) ->
 
 
 def test_undo_within_the_turn(tmp_path: Path) -> None:
-    script = Script(["1", "put W 0,0", "undo", "undo", "quit"], filler=None)
+    script = Script(["1", "put W 0", "undo", "undo", "quit"], filler=None)
     tg, out = terminal(tmp_path, script, rules="demo", players=2, bots=["random"], seed=2)
     game = tg.run()
     text = out.getvalue()
-    assert "Undone: bring a worker onto 0,0" in text
+    assert "Undone: bring a worker onto 0" in text
     assert "Undone: place " in text  # the placement can be taken back until the turn ends
     assert game.phase.value == "tile"
 
@@ -182,7 +182,7 @@ ENGLISH = ["Legal actions", "AP left", "your action", "Final scores", "Illegal:"
 
 
 def test_a_demo_game_in_japanese_with_scripted_input(tmp_path: Path) -> None:
-    script = Script(["help", "board", "frobnicate", "take 1,0", "77", "help MOVE-2",
+    script = Script(["help", "board", "frobnicate", "take 3", "77", "help MOVE-2",
                      "help XYZ-9", "actions", "1"])
     tg, out = terminal(tmp_path, script, rules="demo", players=2, bots=["greedy"], seed=3,
                        language="ja")

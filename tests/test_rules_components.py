@@ -178,7 +178,7 @@ def test_COMP_7_preprinted_basecamp_with_temples_and_jungle_around_it() -> None:
 @pytest.mark.rule("COMP-7")
 def test_COMP_7_tiles_cannot_go_off_the_board() -> None:
     game = Position().draw("A.3").game()
-    assert_illegal(game, "tile 0,0 0", "COMP-7", "not a space of the board")
+    assert_illegal(game, "tile 0 0", "COMP-7", "not a space of the board")
     # the spaces around the corner H1 are off the board: never offered
     legal = game.legal_actions()
     assert legal and all(a.cell in hexes.STANDARD_CELL_SET for a in legal)

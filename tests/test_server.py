@@ -240,7 +240,7 @@ def test_undo_within_the_turn_but_never_across_a_reveal(client: TestClient) -> N
     r = client.post(url, headers=tok(game, 0), json={"state": 0})
     assert r.status_code == 422 and r.json()["rule"] == "HIDDEN-1"
     msg = post(client, game, 0, first(msg, "tile"), 0).json()
-    msg = post(client, game, 0, "put W 0,0", msg["state"]).json()
+    msg = post(client, game, 0, "put W 0", msg["state"]).json()
     assert msg["can_undo"]
     msg = client.post(url, headers=tok(game, 0), json={"state": msg["state"]}).json()
     assert msg["state"] == 3 and msg["position"]["figures"][0]["workers"] == {}
@@ -323,7 +323,7 @@ def test_record_download_replays_and_keeps_the_seed_secret(client: TestClient) -
     uploaded = client.get(f"/api/replays/{r.json()['id']}").json()
     assert uploaded["steps"] == summary["steps"]
     # a broken record is refused with the reason
-    bad = dict(record, log=[*record["log"][:5], "dig 0,0", *record["log"][5:]])
+    bad = dict(record, log=[*record["log"][:5], "dig 0", *record["log"][5:]])
     r = client.post("/api/replays", json=bad)
     assert r.status_code == 422 and "record entry" in r.json()["message"]
     r = client.post("/api/replays", content=b"[", headers={"content-type": "application/json"})

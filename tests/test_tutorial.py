@@ -181,7 +181,7 @@ def test_step_shows_board_rule_and_legal_actions(client: TestClient) -> None:
     data = client.get("/api/tutorial/demo/tile?lang=ja").json()
     assert data["rule"] == "TILE-3" and data["rule_url"] == "/rules?lang=ja#TILE-3"
     assert data["rule_text"] == rulebook.rule_section("TILE-3", "ja")
-    assert 'data-cell="-1,-1"' in data["board"] and "hl" in data["board"]
+    assert 'data-cell="18"' in data["board"] and "hl" in data["board"]
     assert data["phase"] == "tile" and len(data["tile"]["pictures"]) == 6
     game = tutorial.start(tutorial.load_part("demo").step("tile"))
     assert [e["action"] for e in data["legal"]] == [str(a) for a in game.legal_actions()]
@@ -189,12 +189,12 @@ def test_step_shows_board_rule_and_legal_actions(client: TestClient) -> None:
 
 
 def test_refusal_carries_the_engines_reason_in_the_language(client: TestClient) -> None:
-    res = client.post("/api/tutorial/demo/wall", json={"action": "move W 0,-1 1,-1", "lang": "de"})
+    res = client.post("/api/tutorial/demo/wall", json={"action": "move W 1 2", "lang": "de"})
     assert res.status_code == 200
     body = res.json()
     assert body["ok"] is False
     step = tutorial.load_part("demo").step("wall")
-    refusal = tutorial.start(step).check(parse_action("move W 0,-1 1,-1"))
+    refusal = tutorial.start(step).check(parse_action("move W 1 2"))
     assert refusal is not None and refusal.rule == "MOVE-2"
     from tikal import render
 

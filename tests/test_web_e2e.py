@@ -112,9 +112,9 @@ def test_demo_game_against_a_bot_to_the_end(
     placed = next(b for b in state(page)["position"]["board"] if b["at"] == cell)
     assert placed["rotation"] == rotation and placed["kind"] == "treasure"
     # bring a worker in, select it, move it onto the treasure
-    page.click('#actions-card button[data-action="put W 0,0"]')
-    wait_state(page, "S.position.figures[0].workers['0,0'] === 1")
-    page.locator('svg.board g.fig[data-seat="0"][data-fig="W"][data-cell="0,0"]').click()
+    page.click('#actions-card button[data-action="put W 0"]')
+    wait_state(page, "S.position.figures[0].workers['0'] === 1")
+    page.locator('svg.board g.fig[data-seat="0"][data-fig="W"][data-cell="0"]').click()
     assert page.locator(f'svg.board g.space.target[data-cell="{cell}"]').count() == 1
     shot(page, "03-demo-figure-selected")
     page.locator(f'svg.board g.space[data-cell="{cell}"]').click()

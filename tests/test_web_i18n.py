@@ -70,7 +70,7 @@ def refuse_a_tile(page: Any, language: str) -> str:
     """Place the drawn tile on the basecamp: refused, explained in the language, with a
     link to the rule in the rulebook of the language; returns the link."""
     assert state(page)["phase"] == "tile"
-    page.locator('svg.board g.space[data-cell="0,0"]').click()
+    page.locator('svg.board g.space[data-cell="0"]').click()
     page.wait_for_selector("#refusal a.rule-link")
     assert t("refusal.not_allowed", language) in page.inner_text("#refusal")
     href = page.get_attribute("#refusal a.rule-link", "href")

@@ -211,13 +211,13 @@ def test_the_tutorial_names_the_drawn_tile_it_refuses(
     start = tutorial.start(step)
     basecamp = render(tile_message(start.tiles[start.basecamp].spec), language=language)
     reply = httpx.post(f"{server.url}/api/tutorial/demo/tile", timeout=10,
-                       json={"action": "tile 0,0 0", "lang": language}).json()
+                       json={"action": "tile 0 0", "lang": language}).json()
     assert reply["reason"] is not None  # refused: the basecamp's space is taken
     assert tile_name in reply["tried"] and basecamp not in reply["tried"], reply["tried"]
     page = new_page(browser, language)
     page.goto(f"{server.url}/learn?lang={language}#demo/tile")
     page.wait_for_function("() => window.tutorial && window.tutorial.live")
-    page.locator('#board g.space[data-cell="0,0"]').click()
+    page.locator('#board g.space[data-cell="0"]').click()
     page.wait_for_selector("#feedback.refused")
     said = page.inner_text("#feedback")
     assert tile_name in said and basecamp not in said, said

@@ -177,11 +177,11 @@ def test_a_refused_placement_names_the_drawn_tile_not_the_one_on_the_space(langu
     game = tutorial.start(step)
     drawn = game.tile_to_place()
     assert drawn is not None and drawn.kind != "basecamp"
-    tried = tutorial.tried_text(game, parse_action("tile 0,0 0"), language)
+    tried = tutorial.tried_text(game, parse_action("tile 0 0"), language)
     assert render(tile_message(drawn), language=language) in tried
     basecamp = game.tiles[game.basecamp].spec
     assert render(tile_message(basecamp), language=language) not in tried
-    assert tutorial.judge(step, "tile 0,0 0").refusal is not None
+    assert tutorial.judge(step, "tile 0 0").refusal is not None
 
 
 # ------------------------------------------------------------------ the analysis numbers

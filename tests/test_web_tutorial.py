@@ -94,12 +94,12 @@ def expect_success(page: Any, part: str, step_id: str, language: str) -> None:
 
 # Deliberate mistakes: (step, action, the rule the engine cites).
 WRONG = {
-    "demo/tile": ("tile -1,-1 0", "TILE-3"),
-    "demo/wall": ("move W 0,-1 1,-1", "MOVE-2"),
+    "demo/tile": ("tile 18 0", "TILE-3"),
+    "demo/wall": ("move W 1 2", "MOVE-2"),
     "standard/path": ("move W A5 C3", "MOVE-1"),
 }
 # Legal but not what the step teaches: the step's hint, no advance.
-MISS = {"demo/move": "move W 0,0 1,0", "standard/auction": "pass"}
+MISS = {"demo/move": "move W 0 3", "standard/auction": "pass"}
 
 
 @pytest.mark.parametrize("language", ["en", "de", "ja"])

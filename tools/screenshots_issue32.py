@@ -51,7 +51,7 @@ def treasure_icons(server: ServerProcess, page: Any, language: str, games: dict[
 def tutorial_tried(server: ServerProcess, page: Any, language: str, games: dict[str, Any]) -> str:
     page.goto(f"{server.url}/learn?lang={language}#demo/tile")
     page.wait_for_function("() => window.tutorial && window.tutorial.live")
-    page.locator('#board g.space[data-cell="0,0"]').click()
+    page.locator('#board g.space[data-cell="0"]').click()
     page.wait_for_selector("#feedback.refused")
     return "#feedback"
 
@@ -93,6 +93,14 @@ def tutorial_goal(server: ServerProcess, page: Any, language: str, games: dict[s
     page.goto(f"{server.url}/learn?lang={language}#demo/tile")
     page.wait_for_function("() => window.tutorial && window.tutorial.live")
     return None
+
+
+def space_names(server: ServerProcess, page: Any, language: str,
+                games: dict[str, Any]) -> str:
+    """The demo plane's spiral numbers, clear of the outlines round the spaces."""
+    page.goto(f"{server.url}/learn?lang={language}#demo/majority")
+    page.wait_for_function("() => window.tutorial && window.tutorial.live")
+    return "svg.board"
 
 
 def replay(server: ServerProcess, page: Any, language: str, games: dict[str, Any]) -> None:
@@ -155,11 +163,11 @@ def summary(server: ServerProcess, page: Any, language: str, games: dict[str, An
     return ".modal .box"
 
 
-#: Issue 32's findings in its order (7, the demo's space names, is not this change's).
+#: Issue 32's findings in its order.
 SCENES: dict[str, Scene] = {
     "01-treasure-icons": treasure_icons, "02-tutorial-tried": tutorial_tried,
     "03-names": names, "04-levels": levels, "05-selection": selection,
-    "06-tutorial-goal": tutorial_goal, "08-analysis": analysis,
+    "06-tutorial-goal": tutorial_goal, "07-space-names": space_names, "08-analysis": analysis,
     "09-first-opponent": first_opponent, "10-board-fitted": names,
     "11-replay-analysis": replay, "12-seat-colours": seat_colours,
     "13-progress": progress, "14-end-turn": end_turn, "15-preferences": preferences,
@@ -203,7 +211,7 @@ def main(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         with tiny_analysis():
-            server = ServerProcess(Path(tmp) / "shots.sqlite3", args=("--no-limits",)).start()
+            server = ServerProcess(Path(tmp) / "shots.sqlite3", options=("--no-limits",)).start()
         try:
             games = games_for(server)
             with sync_playwright() as p:

@@ -9,8 +9,11 @@ the demo plane is centred far away at axial ``(DEMO_Q, DEMO_R)`` so that every
 cell has exactly one printable label without knowing the rule set:
 
 * standard spaces print as column letter + row number (``A1`` .. ``H5``),
-* demo cells print as axial coordinates relative to the demo basecamp (``0,0``,
-  ``1,-1``).
+* demo cells print as a number counted in a spiral from the demo basecamp (``0``): ``1``
+  to ``6`` around it from north clockwise, ``7`` to ``18`` on the next ring (starting two
+  spaces north), and so on, a name a person can read aloud (issue 32).  The earlier axial
+  form ``q,r`` relative to the basecamp (``0,-1`` is ``1``) is still read, so records
+  written before keep replaying.
 """
 
 from __future__ import annotations
@@ -67,28 +70,73 @@ _STANDARD_LABELS: Final = {
 }
 _LABEL_TO_CELL: Final = {label: c for c, label in _STANDARD_LABELS.items()}
 _AXIAL_LABEL = re.compile(r"^(-?\d+),(-?\d+)$")
+_SPIRAL_LABEL = re.compile(r"^\d{1,6}$")
+#: The sides of a ring walked clockwise from its north corner: SE, S, SW, NW, N, NE.
+RING_SIDES: Final = AXIAL_STEPS[2:] + AXIAL_STEPS[:2]
 
 
 def label(c: int) -> str:
-    """Printable name of a cell: ``F3`` on the standard board, ``q,r`` on the demo plane."""
+    """Printable name of a cell: ``F3`` on the standard board, its spiral number on the
+    demo plane (``0`` the basecamp, ``1`` north of it)."""
     name = _STANDARD_LABELS.get(c)
     if name is not None:
         return name
     q, r = axial(c)
-    return f"{q - DEMO_Q},{r - DEMO_R}"
+    return str(spiral_number(q - DEMO_Q, r - DEMO_R))
+
+
+def ring_of(q: int, r: int) -> int:
+    """Hex distance of axial ``(q, r)`` from ``(0, 0)``."""
+    return max(abs(q), abs(r), abs(q + r))
+
+
+def spiral_number(q: int, r: int) -> int:
+    """The spiral number of axial ``(q, r)`` relative to the centre (:func:`label`)."""
+    ring = ring_of(q, r)
+    if ring == 0:
+        return 0
+    corner_q, corner_r = 0, -ring
+    for side, (dq, dr) in enumerate(RING_SIDES):
+        steps = (q - corner_q) * dq if dq else (r - corner_r) * dr
+        if 0 <= steps < ring and (corner_q + steps * dq, corner_r + steps * dr) == (q, r):
+            return 1 + 3 * ring * (ring - 1) + side * ring + steps
+        corner_q, corner_r = corner_q + ring * dq, corner_r + ring * dr
+    raise AssertionError(f"({q}, {r}) is on no side of ring {ring}")  # pragma: no cover
+
+
+def spiral_axial(number: int) -> tuple[int, int]:
+    """Inverse of :func:`spiral_number`."""
+    if number == 0:
+        return 0, 0
+    ring = 1
+    while 1 + 3 * ring * (ring + 1) <= number:
+        ring += 1
+    side, steps = divmod(number - 1 - 3 * ring * (ring - 1), ring)
+    q, r = 0, -ring
+    for dq, dr in RING_SIDES[:side]:
+        q, r = q + ring * dq, r + ring * dr
+    dq, dr = RING_SIDES[side]
+    return q + steps * dq, r + steps * dr
 
 
 def parse_label(text: str) -> int:
-    """Inverse of :func:`label`; raises :class:`NotationError` (a ``ValueError``) on
-    anything else."""
+    """Inverse of :func:`label` (and the demo's earlier ``q,r``); raises
+    :class:`NotationError` (a ``ValueError``) on anything else."""
     name = text.strip().upper()
     found = _LABEL_TO_CELL.get(name)
     if found is not None:
         return found
+    return _demo_cell(name, text)
+
+
+def _demo_cell(name: str, text: str) -> int:
     match = _AXIAL_LABEL.match(name)
-    if match is None:
+    if match is not None:
+        q, r = int(match.group(1)), int(match.group(2))
+    elif _SPIRAL_LABEL.match(name):
+        q, r = spiral_axial(int(name))
+    else:
         raise NotationError("notation.not_a_space", {"word": text})
-    q, r = int(match.group(1)), int(match.group(2))
     if not (-BIAS < q < BIAS and -BIAS < r < BIAS):
         raise NotationError("notation.too_far", {"word": text})
     return cell(q + DEMO_Q, r + DEMO_R)

@@ -19,7 +19,7 @@ A step's ``setup`` edits a fresh game's snapshot (seed 0, seat 0 to act with ful
 
 A ``goal`` is ``{"action": "<notation>"}`` (exactly that action) or ``{"kind": verb,
 field: value ...}`` matched against :meth:`tikal.Action.to_json` (``{"kind": "move",
-"dst": "0,-1"}``).  ``wrong`` lists actions a learner might try instead; each must be
+"dst": "1"}``).  ``wrong`` lists actions a learner might try instead; each must be
 refused by the engine or miss the goal (the tests check it).
 """
 
@@ -334,7 +334,7 @@ def tried_text(game: Game, action: Action, language: str) -> str:
     """What the learner tried, in words.  A tile placement names the drawn tile: the
     engine's description, made for the actions offered and those in the history, names
     the tile that lies on the space, so a click on the basecamp with "temple 3" drawn
-    read "place basecamp on 0,0"."""
+    read "place basecamp on 0"."""
     message = game.describe(action)
     drawn = game.tile_to_place()
     if action.verb == "tile" and drawn is not None:

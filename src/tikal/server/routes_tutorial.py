@@ -32,7 +32,7 @@ Lang = Query("en", pattern="^(en|de|ja)$", description="en, de or ja")
 
 class TryIn(BaseModel):
     action: str = Field(..., min_length=1, max_length=64,
-                        description="the action in notation, e.g. 'move W 0,0 0,-1'")
+                        description="the action in notation, e.g. 'move W 0 1'")
     lang: str = Field("en", pattern="^(en|de|ja)$")
 
 

@@ -260,7 +260,8 @@ def _marks(defs: Defs, game: GameState, cell: int, size: float, language: str) -
 def _tail(cell: int, size: float, coordinates: bool, note: str | None) -> Piece:
     holder = ET.Element("g")  # a list of elements, not drawn itself
     if coordinates:
-        child(holder, "text", hexes.label(cell), class_="lbl", x=-size * 0.9, y=size * 0.06)
+        # inset from the corner, clear of the outlines the page draws round a space
+        child(holder, "text", hexes.label(cell), class_="lbl", x=-size * 0.64, y=size * 0.08)
     if note:
         child(holder, "circle", cx=0, cy=size * 0.55, r=size * 0.2, fill="#1a7f37")
         child(holder, "text", note, x=0, y=size * 0.55 + 4, text_anchor="middle",

@@ -30,8 +30,9 @@ OUTLINE: Final = "#1b1b1b"  # the outline of every player mark
 
 STYLE: Final = """
 .tk{font-family:system-ui,-apple-system,'Segoe UI','Noto Sans CJK JP','Hiragino Sans',sans-serif}
-.tk .lbl{font-size:8.5px;fill:#2b2a23;opacity:.8}
-.tk .empty .lbl{fill:#e9f0e4;opacity:.7}
+.tk .lbl{font-size:10px;font-weight:600;text-anchor:middle;fill:#2b2a23;opacity:.85}
+.tk .empty .lbl{fill:#e9f0e4;opacity:.8}
+.tk .volcano .lbl{fill:#f3e6dc}
 .tk .val{font-size:17px;font-weight:800;fill:#1d1c18}
 .tk .cnt{font-size:10px;font-weight:700}
 .tk .fc{text-anchor:middle;font-weight:700}
