@@ -4,7 +4,7 @@ PYTHON ?= python3
 PYTEST ?= $(PYTHON) -m pytest
 FAST = not browser and not pg and not slow
 
-.PHONY: help lint types fast browser pg all ci fixtures bench
+.PHONY: help lint types fast browser pg all ci fixtures bench durations
 
 help:
 	@echo "make lint      ruff on src and tests"
@@ -16,6 +16,7 @@ help:
 	@echo "make ci        exactly what CI runs: bash .ci/run (installs system packages)"
 	@echo "make fixtures  re-record the wire and record fixtures after a deliberate change"
 	@echo "make bench     the engine's and the server's speed (tikal bench)"
+	@echo "make durations the whole suite, storing each test's time (tests/durations.json: the fast lane leaves out tests of 0.75 s or more)"
 
 lint:
 	$(PYTHON) -m ruff check src tests
@@ -45,3 +46,6 @@ fixtures:
 bench:
 	tikal bench
 	tikal bench --server
+
+durations:
+	$(PYTEST) -q --store-durations

@@ -42,6 +42,7 @@ def test_ray_gives_the_process_pool_results(local_ray: None) -> None:
     assert ray.is_initialized()  # a Ray the executor did not start stays up
 
 
+@pytest.mark.slow  # starts a local Ray cluster (about 6 s)
 def test_arena_command_with_the_ray_executor(local_ray: None, tmp_path: Path) -> None:
     out = tmp_path / "r.json"
     result = CliRunner().invoke(app, [

@@ -24,7 +24,10 @@ import websockets
 from nginx_helpers import NGINX, Nginx
 from web_helpers import ServerProcess
 
-pytestmark = pytest.mark.skipif(not Path(NGINX).exists(), reason="nginx is not installed")
+pytestmark = [
+    pytest.mark.skipif(not Path(NGINX).exists(), reason="nginx is not installed"),
+    pytest.mark.slow,  # real nginx and tikal serve processes (3-4 s a test)
+]
 
 TWO = [{"kind": "human"}, {"kind": "human"}]
 #: Creates one client may make at once (``LimitSettings.create``'s burst).

@@ -171,6 +171,7 @@ async def ws_status(url: str, origin: str | None) -> str:
         return str(exc.response.status_code)
 
 
+@pytest.mark.slow  # a real tikal serve (about 4 s with its start and stop)
 def test_tikal_serve_refuses_a_foreign_origin_at_the_handshake(served: ServerProcess) -> None:
     gid = httpx.post(f"{served.url}/api/games", json={"seats": TWO}).json()["id"]
     url = f"ws://127.0.0.1:{served.port}/ws/{gid}"
