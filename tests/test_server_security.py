@@ -63,7 +63,7 @@ def test_every_kind_of_answer_carries_the_headers(
     answers = [client.get(path) for path in (
         "/", f"/play/{gid}", f"/replay/{gid}", "/rules", "/rules/de", "/learn", "/nope",
         "/api/meta", "/api/games", f"/api/games/{gid}", "/api/games/nope",
-        "/static/app.css", "/static/game.js", "/favicon.ico", "/openapi.json", "/docs")]
+        "/static/app.css", "/static/game/main.js", "/favicon.ico", "/openapi.json", "/docs")]
     answers.append(client.post("/api/replays", content=b"x" * (5 * 1024 * 1024),
                                headers={"content-type": "application/json"}))  # 413
     answers.append(client.post("/api/games", json={"seats": []}))  # 400
@@ -71,6 +71,7 @@ def test_every_kind_of_answer_carries_the_headers(
     monkeypatch.setattr(app.state.manager, "get", lambda game_id: 1 / 0)
     answers.append(client.get(f"/api/games/{gid}"))  # 500 from the framework's error layer
     assert {r.status_code for r in answers} >= {200, 400, 404, 413, 500}
+    assert answers[12].status_code == 200  # a static script of the game page
     for response in answers:
         assert_hardened(response)
 

@@ -1,11 +1,7 @@
 """The pages under their Content-Security-Policy in the real browser: no violation on any
-page (the game's WebSocket, the boards' inline SVG and styles all allowed), and no page
-can be framed by another site (clickjacking on moves).
-
-One violation is expected and excluded by name: ``common.js`` tries ``new Function`` for
-the catalog's plural rule and, refused (no ``'unsafe-eval'``), falls back to ``n == 1 ?
-0 : 1``, which is the rule of every language shipped (English and German ``n != 1``,
-Japanese one form).  The test checks that fallback's result on the Japanese page.
+page (the game's WebSocket, the boards' inline SVG and styles all allowed, no ``eval``
+anywhere: the pages choose plural forms with ``Intl.PluralRules``), and no page can be
+framed by another site (clickjacking on moves).
 """
 
 from __future__ import annotations
@@ -25,12 +21,6 @@ SHOTS = ARTIFACTS / "security"
 WATCH = """window.__csp = [];
 document.addEventListener('securitypolicyviolation', e => window.__csp.push(
   {directive: e.effectiveDirective, blocked: e.blockedURI, source: e.sourceFile || ''}));"""
-
-
-def expected(violation: dict[str, str]) -> bool:
-    """The plural rule's ``new Function`` in common.js (see the module's docstring)."""
-    return (violation["directive"] == "script-src" and violation["blocked"] == "eval"
-            and violation["source"].endswith("/static/common.js"))
 
 
 @pytest.fixture(scope="module")
@@ -75,8 +65,7 @@ def test_no_page_violates_its_policy(browser: Any, server: ServerProcess,
         f"/play/{gid}#t={token}": "S.state >= 0", f"/play/{gid}": "S.state >= 0",
         f"/replay/{gid}": None,
     }
-    found = {path: [v for v in violations(browser, server.url + path, ready)
-                    if not expected(v)] for path, ready in pages.items()}
+    found = {path: violations(browser, server.url + path, ready) for path, ready in pages.items()}
     assert found == {path: [] for path in pages}
 
 
@@ -87,7 +76,7 @@ PLURAL_FORMS = """() => {
 }"""
 
 
-def test_the_plural_fallback_is_right_where_eval_is_refused(
+def test_plural_forms_are_right_under_the_policy(
     browser: Any, server: ServerProcess
 ) -> None:
     page = browser.new_page()
