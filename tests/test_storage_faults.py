@@ -1,6 +1,7 @@
 """Storage faults never brick the server (issue 34): a full disk (a real 3 MB tmpfs),
 half-created games, games whose log does not replay, damaged and foreign database files,
-and on PostgreSQL a dropped connection and a read-only database.
+a lock held by another program, and on PostgreSQL a dropped connection, a read-only database
+and a server that is not there; each cause told apart from the errors SQLite really raises.
 
 Each fault is answered (503 ``unavailable`` with a cause and ``Retry-After``, 410
 ``damaged_game``, or one line and exit status 2 at start-up), nothing half-written is
@@ -522,3 +523,100 @@ def test_postgres_read_only_answers_503_and_writes_again_once_writable(
     assert create(client, seed=9).status_code == 201
     assert post(client, "/api/replays", record).status_code == 201
     assert state_of(client, game["id"]) == 1
+
+
+# ------------------------------------------------------------------ each cause
+
+
+@pytest.mark.slow  # the write waits out SQLite's 5 s busy timeout
+def test_a_locked_database_answers_503_busy_and_the_next_create_succeeds(
+    tmp_path: Path,
+) -> None:
+    """Another program holds the SQLite file's write lock (a backup tool, a second server
+    by mistake): a create waits SQLite's busy timeout, then is refused 503 ``busy`` with
+    ``Retry-After`` and stores nothing; once the lock is gone the next one succeeds."""
+    path = tmp_path / "games.sqlite3"
+    with TestClient(create_app(path, bot_delay=0.0)) as client:
+        assert create(client).status_code == 201
+        listed = get(client, "/api/games").json()
+        other = sqlite3.connect(path, isolation_level=None)
+        other.execute("BEGIN EXCLUSIVE")
+        try:
+            assert refused_for(create(client, seed=6), "busy")
+        finally:
+            other.execute("ROLLBACK")
+            other.close()
+        assert get(client, "/api/games").json() == listed
+        assert create(client, seed=6).status_code == 201
+
+
+def driver_error(path: Path, statement: str, **connect: Any) -> sqlite3.Error:
+    """The error SQLite itself raises for ``statement`` on ``path``."""
+    try:
+        db = sqlite3.connect(path, isolation_level=None, **connect)
+        db.execute(statement)
+        db.close()
+    except sqlite3.Error as exc:
+        return exc
+    raise AssertionError(f"{statement} worked on {path}")
+
+
+def test_real_sqlite_errors_are_told_apart_by_their_cause(tmp_path: Path) -> None:
+    """The causes of issue 34 from the errors SQLite really raises: a lock held elsewhere
+    (busy), a file opened read-only (read_only), a file whose pages were overwritten
+    (damaged), a file that is no database (damaged), a path that cannot be opened
+    (unreachable). A plain bug (a bad statement) is no storage fault."""
+    from tikal.server.store.faults import sqlite_fault
+
+    good = tmp_path / "good.sqlite3"
+    SqliteStorage(good).close()
+    holder = sqlite3.connect(good, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    busy = driver_error(good, "INSERT INTO meta VALUES ('x', 'y')", timeout=0)
+    holder.execute("ROLLBACK")
+    holder.close()
+    read_only = _read_only_error(good)
+    damaged = tmp_path / "damaged.sqlite3"
+    data = bytearray(good.read_bytes())
+    data[100:len(data) - 100] = b"\xa5" * (len(data) - 200)  # the header kept, pages gone
+    damaged.write_bytes(bytes(data))
+    garbage = tmp_path / "garbage.sqlite3"
+    garbage.write_bytes(b"not a database at all, just words " * 200)
+    folder = tmp_path / "a-folder.sqlite3"
+    folder.mkdir()
+    found = {
+        "busy": busy,
+        "read_only": read_only,
+        "damaged": driver_error(damaged, "SELECT * FROM games"),
+        "not a database": driver_error(garbage, "SELECT * FROM games"),
+        "unreachable": driver_error(folder, "SELECT 1"),
+        "a bug": driver_error(good, "SELECT * FROM no_such_table"),
+    }
+    causes = {name: getattr(sqlite_fault(exc, "x"), "cause", None) for name, exc in found.items()}
+    assert causes == {"busy": "busy", "read_only": "read_only", "damaged": "damaged",
+                      "not a database": "damaged", "unreachable": "unreachable", "a bug": None}
+
+
+def _read_only_error(path: Path) -> sqlite3.Error:
+    try:
+        db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, isolation_level=None)
+        db.execute("INSERT INTO meta VALUES ('x', 'y')")
+    except sqlite3.Error as exc:
+        return exc
+    raise AssertionError("a read-only connection wrote")
+
+
+def test_an_unreachable_postgresql_is_a_503_unreachable_not_a_traceback() -> None:
+    """Nothing listens where the URL points (the database server is down or the URL is
+    wrong): after its retries the storage says so as the fault ``unreachable``, the
+    message every client gets (503 with ``Retry-After``), naming no password."""
+    from tikal.server.store.faults import StorageUnavailable
+    from tikal.server.store.postgres import PostgresStorage
+    from web_helpers import free_port
+
+    url = f"postgresql://tikal:secret@127.0.0.1:{free_port()}/tikal"
+    with pytest.raises(StorageUnavailable) as refused:
+        PostgresStorage(url, retry_for=0.3)
+    fault = refused.value
+    assert fault.cause == "unreachable" and fault.status == 503 and fault.retry_after == 5
+    assert fault.to_json()["code"] == "unavailable" and "secret" not in fault.where
