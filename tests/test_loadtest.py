@@ -29,6 +29,23 @@ def test_loadtest_plays_games_and_prints_its_table() -> None:
     assert int(collections) > 0 and float(longest) >= 0
 
 
+@pytest.mark.slow  # waits for the server's idle sweep
+def test_loadtest_reads_the_memory_again_after_the_idle_sweep() -> None:
+    """``--sweep-after``: the server sweeps the games left alone, and the table gives its
+    memory when play ended and after the sweep (issue 33: the sweep measured by the load
+    test); without the option that column is empty."""
+    result = CliRunner().invoke(build_app(), [
+        "loadtest", "--scenario", "saturate", "--games", "3", "--duration", "2",
+        "--sweep-after", "1",
+    ])
+    assert result.exit_code == 0, result.output
+    row = next(line for line in result.output.splitlines() if "saturate" in line)
+    cells = [c.strip() for c in row.strip("│ ").split("│")]
+    # ... RSS MB, RSS MB end/swept, server CPU, client CPU, GC pauses, errors
+    end, swept = (float(x) for x in cells[-5].split("/"))
+    assert 20 < end < 1000 and 20 < swept < 1000 and cells[-1] == "0"
+
+
 def test_gc_pauses_are_recorded_per_generation(tmp_path: Path) -> None:
     """The recorder counts the collections it sees (one full one here) and writes the
     summary that the load test reads; once stopped it records nothing more."""

@@ -46,6 +46,11 @@ def loadtest(
     seed: Annotated[int, typer.Option(help="Seed of the clients' random choices.")] = 1,
     bot_level: Annotated[str, typer.Option(help="Level of the bots in the bots scenario.")
                          ] = "medium",
+    sweep_after: Annotated[
+        float | None,
+        typer.Option(min=1, help="Start the servers with --idle-seconds SECONDS; after play, "
+                     "wait for their idle sweep and read their memory again."),
+    ] = None,
     lang: LangOption = None,
 ) -> None:
     """Load the web server: start it on 127.0.0.1, play many games over WebSocket and HTTP,
@@ -68,6 +73,7 @@ def loadtest(
             duration=duration, rate=rate if name == "paced" else 0.0,
             http_fraction=http_fraction if name == "saturate" else 0.0, processes=processes,
             db=db, bot_delay=bot_delay, server_path=server_path, seed=seed, bot_level=bot_level,
+            sweep_after=sweep_after,
         )
         cells = summary(run(opts))
         rows.append((name, cells))

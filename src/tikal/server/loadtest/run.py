@@ -32,6 +32,9 @@ class Options:
     seed: int = 1
     bot_level: str = "medium"
     server_args: list[str] = field(default_factory=list)
+    #: The servers' ``--idle-seconds``; after play the run waits for their idle sweep and
+    #: reads their memory again (None: no sweep measured).
+    sweep_after: float | None = None
 
 
 @dataclass
@@ -44,6 +47,10 @@ class Result:
     client_cpu_seconds: float = float("nan")
     #: Each server's garbage-collection pauses (None where a server did not report them).
     gc: list[dict[str, Any] | None] = field(default_factory=list)
+    #: Each server's resident memory when play ended, and once its idle sweep has run
+    #: (MB; empty unless ``sweep_after``).
+    rss_end_mb: list[float] = field(default_factory=list)
+    rss_swept_mb: list[float] = field(default_factory=list)
 
 
 @dataclass
@@ -97,6 +104,15 @@ def _event_loop() -> asyncio.AbstractEventLoop:
     return uvloop.new_event_loop()
 
 
+async def _after_sweep(idle: float, servers: list[Server]) -> list[float]:
+    """Each server's resident memory once the games left alone have been swept: the keeper
+    sees a game at one sweep and drops it at the first sweep ``idle`` seconds later, and
+    sweeps every quarter of ``idle`` (at least every second)."""
+    period = min(60.0, max(1.0, idle / 4))
+    await asyncio.sleep(idle + 2 * period + 1.0)
+    return [s.rss_mb() for s in servers]
+
+
 def run(opts: Options) -> Result:
     """Start the servers, play, stop them; the measurements."""
     with tempfile.TemporaryDirectory(prefix="tikal-load-") as tmp:
@@ -104,17 +120,23 @@ def run(opts: Options) -> Result:
         extra = list(opts.server_args)
         if not opts.server_path or has_option(opts.server_path, "--no-limits"):
             extra.append("--no-limits")  # servers older than the limits have none to lift
+        if opts.sweep_after is not None and (
+                not opts.server_path or has_option(opts.server_path, "--idle-seconds")):
+            extra += ["--idle-seconds", str(opts.sweep_after)]
         servers = start_servers(opts.processes, db, opts.server_path, opts.bot_delay, extra,
                                 Path(tmp))
         try:
             with asyncio.Runner(loop_factory=_event_loop) as runner:
                 played = runner.run(_run_clients(opts, servers))
+                end = [s.rss_mb() for s in servers] if opts.sweep_after is not None else []
+                swept = (runner.run(_after_sweep(opts.sweep_after, servers))
+                         if opts.sweep_after is not None else [])
             rss = [s.peak_rss_mb() for s in servers]
         finally:
             stop_servers(servers)
         pauses = [s.gc_pauses(*played.window) for s in servers]
     return Result(opts, played.stats, played.elapsed, rss, played.server_cpu,
-                  played.client_cpu, pauses)
+                  played.client_cpu, pauses, end, swept)
 
 
 def gc_cell(reports: list[dict[str, Any] | None]) -> str:
@@ -161,6 +183,9 @@ def summary(result: Result) -> dict[str, str]:
             f"{(max(s.bot_delays) - result.options.bot_delay) * 1000:.0f}"
             if s.bot_delays else "-"),
         "RSS MB": " + ".join(f"{r:.0f}" for r in result.rss_mb),
+        "RSS MB end/swept": " + ".join(
+            f"{a:.0f}/{b:.0f}" for a, b in zip(result.rss_end_mb, result.rss_swept_mb,
+                                                strict=True)) or "-",
         "server CPU ms/move": f"{result.cpu_seconds * 1000 / s.moves:.1f}" if s.moves else "-",
         "client CPU ms/move":
             f"{result.client_cpu_seconds * 1000 / s.moves:.1f}" if s.moves else "-",

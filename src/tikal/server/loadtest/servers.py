@@ -52,11 +52,18 @@ class Server:
             return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
         return float("nan")
 
+    def rss_mb(self) -> float:
+        """Resident memory of the server process now (VmRSS), in MB."""
+        return self._status_mb("VmRSS:")
+
     def peak_rss_mb(self) -> float:
         """Peak resident memory of the server process (VmHWM), in MB."""
+        return self._status_mb("VmHWM:")
+
+    def _status_mb(self, key: str) -> float:
         with contextlib.suppress(OSError):
             for line in Path(f"/proc/{self.process.pid}/status").read_text().splitlines():
-                if line.startswith("VmHWM:"):
+                if line.startswith(key):
                     return int(line.split()[1]) / 1024
         return float("nan")
 
