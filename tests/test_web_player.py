@@ -427,6 +427,40 @@ def test_the_tutorial_goal_looks_unlike_the_legal_places(
     page.context.close()
 
 
+# ------------------------------------------------------------------ 7. the demo's space names
+
+SPACE_NAMES = """() => [...document.querySelectorAll('#board g.space')].map(g => {
+  const hex = g.querySelector('use.hex, .hex').getBoundingClientRect();
+  const lbl = g.querySelector('text.lbl');
+  const box = lbl ? lbl.getBoundingClientRect() : null;
+  return {cell: g.dataset.cell, text: lbl ? lbl.textContent : null,
+          inset: box ? Math.min(box.left - hex.left, hex.right - box.right) : null,
+          height: box ? box.height : 0};
+})"""
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+def test_demo_spaces_are_numbers_shown_clear_of_the_outlines(
+    server: ServerProcess, browser: Any, language: str
+) -> None:
+    """Issue 32 point 7: every demo space shows its spiral number (the engine's label, the
+    notation's name), far enough inside its hex that an outline round the space does not
+    cover it, and a refusal names the space by the same number."""
+    page = new_page(browser, language)
+    page.goto(f"{server.url}/learn?lang={language}#demo/majority")
+    page.wait_for_function("() => window.tutorial && window.tutorial.live")
+    spaces = page.evaluate(SPACE_NAMES)
+    assert spaces and {s["cell"] for s in spaces} >= {"0", "1", "2"}
+    for space in spaces:
+        assert space["text"] == space["cell"] and space["cell"].isdigit(), space
+        assert space["inset"] >= 6 and space["height"] >= 8, space  # pixels on the screen
+    reply = httpx.post(f"{server.url}/api/tutorial/demo/tile", timeout=10,
+                       json={"action": "tile 0 0", "lang": language}).json()
+    said = reply["tried"] + reply["reason"]["text"]  # refused: the basecamp's space is taken
+    assert "0" in reply["reason"]["text"] and "0,0" not in said, reply
+    page.context.close()
+
+
 # ------------------------------------------------------------------ 8. and 11. the analysis
 
 
