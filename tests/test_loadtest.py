@@ -16,14 +16,17 @@ from tikal.server.loadtest.run import gc_cell
 from tikal.server.wire.client import apply_message, apply_patch, legal_actions
 
 
-def test_loadtest_plays_games_and_prints_its_table() -> None:
+def saturate_row(*options: str) -> list[str]:
+    """The cells of the table's row of a short ``saturate`` run with ``options``."""
     result = CliRunner().invoke(build_app(), [
-        "loadtest", "--scenario", "saturate", "--games", "2", "--duration", "2",
-        "--http-fraction", "0.5",
-    ])
+        "loadtest", "--scenario", "saturate", "--duration", "2", *options])
     assert result.exit_code == 0, result.output
     row = next(line for line in result.output.splitlines() if "saturate" in line)
-    cells = [c.strip() for c in row.strip("│ ").split("│")]
+    return [c.strip() for c in row.strip("│ ").split("│")]
+
+
+def test_loadtest_plays_games_and_prints_its_table() -> None:
+    cells = saturate_row("--games", "2", "--http-fraction", "0.5")
     assert cells[1] == "2" and int(cells[2]) > 0 and cells[-1] == "0"  # games, moves/s, errors
     collections, longest = cells[-2].split("/")  # the server's GC pauses, from its report
     assert int(collections) > 0 and float(longest) >= 0
@@ -33,14 +36,8 @@ def test_loadtest_plays_games_and_prints_its_table() -> None:
 def test_loadtest_reads_the_memory_again_after_the_idle_sweep() -> None:
     """``--sweep-after``: the server sweeps the games left alone, and the table gives its
     memory when play ended and after the sweep (issue 33: the sweep measured by the load
-    test); without the option that column is empty."""
-    result = CliRunner().invoke(build_app(), [
-        "loadtest", "--scenario", "saturate", "--games", "3", "--duration", "2",
-        "--sweep-after", "1",
-    ])
-    assert result.exit_code == 0, result.output
-    row = next(line for line in result.output.splitlines() if "saturate" in line)
-    cells = [c.strip() for c in row.strip("│ ").split("│")]
+    test)."""
+    cells = saturate_row("--games", "3", "--sweep-after", "1")
     # ... RSS MB, RSS MB end/swept, server CPU, client CPU, GC pauses, errors
     end, swept = (float(x) for x in cells[-5].split("/"))
     assert 20 < end < 1000 and 20 < swept < 1000 and cells[-1] == "0"

@@ -24,7 +24,17 @@ from tikal import (
     rule_set,
 )
 from tikal.errors import NotationError
-from tikal.hexes import STEP, label, neighbour, parse_label, ring_of, spiral_axial
+from tikal.hexes import (
+    DEMO_Q,
+    DEMO_R,
+    STEP,
+    axial,
+    label,
+    neighbour,
+    parse_label,
+    ring_of,
+    spiral_axial,
+)
 
 ORIGIN = parse_label("0")
 
@@ -82,8 +92,6 @@ def test_DEMO_1_records_with_axial_names_still_read() -> None:
 
 
 def _axial(c: int) -> tuple[int, int]:
-    from tikal.hexes import DEMO_Q, DEMO_R, axial
-
     q, r = axial(c)
     return q - DEMO_Q, r - DEMO_R
 

@@ -56,6 +56,17 @@ def play_then_read_log(manager: Manager, play: Coroutine[Any, Any, None], game_i
         manager.storage.close()
 
 
+def stored_game(db: str | Path, game_id: str) -> tuple[list[LogEntry], str]:
+    """What a fresh manager on ``db`` rebuilds of ``game_id``: its log and its game (JSON)."""
+    again = Manager(open_storage(str(db)), bot_delay=0.0)
+    try:
+        rebuilt = again.get(game_id)
+        return rebuilt.log, rebuilt.game.to_json()
+    finally:
+        again.close()
+        again.storage.close()
+
+
 def some_actions(session: Session, count: int) -> list[str]:
     """The first ``count`` actions of a game played by always taking the first legal one
     (worked out on a copy: the session stays as it is)."""
@@ -77,7 +88,7 @@ def test_moves_applied_on_the_loop_are_stored_and_replay_exactly(db: str) -> Non
     async def play() -> None:
         for action in actions:
             await manager.act(session.game_id, tokens[session.game.current], action,
-                                   session.state)
+                              session.state)
 
     try:
         asyncio.run(play())
@@ -86,14 +97,9 @@ def test_moves_applied_on_the_loop_are_stored_and_replay_exactly(db: str) -> Non
     finally:
         manager.close()
         manager.storage.close()
-    again = Manager(open_storage(db), bot_delay=0.0)
-    try:
-        rebuilt = again.get(session.game_id)
-        assert [e.action for e in rebuilt.log[1:]] == actions
-        assert rebuilt.game.to_json() == expected.to_json()
-    finally:
-        again.close()
-        again.storage.close()
+    log, rebuilt = stored_game(db, session.game_id)
+    assert [e.action for e in log[1:]] == actions
+    assert rebuilt == expected.to_json()
 
 
 def test_appends_that_arrive_together_share_one_commit(db: str) -> None:
@@ -264,9 +270,4 @@ def test_undos_and_bot_moves_take_the_same_path_and_replay_exactly(tmp_path: Pat
     finally:
         manager.close()
         manager.storage.close()
-    again = Manager(SqliteStorage(path), bot_delay=0.0)
-    try:
-        assert again.get(session.game_id).game.to_json() == expected
-    finally:
-        again.close()
-        again.storage.close()
+    assert stored_game(path, session.game_id)[1] == expected

@@ -19,6 +19,7 @@ cell has exactly one printable label without knowing the rule set:
 from __future__ import annotations
 
 import re
+from functools import cache
 from typing import Final
 
 from .errors import NotationError
@@ -79,8 +80,13 @@ def label(c: int) -> str:
     """Printable name of a cell: ``F3`` on the standard board, its spiral number on the
     demo plane (``0`` the basecamp, ``1`` north of it)."""
     name = _STANDARD_LABELS.get(c)
-    if name is not None:
-        return name
+    return name if name is not None else _demo_label(c)
+
+
+@cache
+def _demo_label(c: int) -> str:
+    """A demo cell's spiral number as text, worked out once per cell (labels are asked
+    for on every action text, legal table and board space)."""
     q, r = axial(c)
     return str(spiral_number(q - DEMO_Q, r - DEMO_R))
 

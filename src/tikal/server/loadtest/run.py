@@ -128,9 +128,11 @@ def run(opts: Options) -> Result:
         try:
             with asyncio.Runner(loop_factory=_event_loop) as runner:
                 played = runner.run(_run_clients(opts, servers))
-                end = [s.rss_mb() for s in servers] if opts.sweep_after is not None else []
-                swept = (runner.run(_after_sweep(opts.sweep_after, servers))
-                         if opts.sweep_after is not None else [])
+                end: list[float] = []
+                swept: list[float] = []
+                if opts.sweep_after is not None:
+                    end = [s.rss_mb() for s in servers]
+                    swept = runner.run(_after_sweep(opts.sweep_after, servers))
             rss = [s.peak_rss_mb() for s in servers]
         finally:
             stop_servers(servers)
