@@ -127,6 +127,10 @@ def _bar(shown_on: Console) -> Progress:
                     MofNCompleteColumn(), TimeElapsedColumn(), console=shown_on)
 
 
+def seconds_or_dash(seconds: float | None) -> str:
+    return "-" if seconds is None else f"{seconds:.3f}"
+
+
 def bench(
     finished: Annotated[
         list[int] | None,
@@ -158,9 +162,11 @@ def bench(
         results = run(counts, playing, rules, server_path, where)
     table = Table(title=say("db.bench.title", language, rules=rules, playing=playing,
                             server=server_path or "src"))
-    for key in ("finished", "seconds", "rss", "peak"):
+    for key in ("finished", "seconds", "imports", "database", "rss", "peak"):
         table.add_column(say(f"db.bench.{key}", language), justify="right")
     for found in results:
-        table.add_row(f"{found.finished:,}", f"{found.seconds:.2f}", f"{found.rss_mb:.0f}",
+        table.add_row(f"{found.finished:,}", f"{found.seconds:.2f}",
+                      seconds_or_dash(found.import_seconds),
+                      seconds_or_dash(found.database_seconds), f"{found.rss_mb:.0f}",
                       f"{found.peak_mb:.0f}")
     console().print(table)

@@ -111,8 +111,11 @@ def serve(
     from ..server.app import tune_gc_for_serving
     from ..server.gcstats import record_from_env
     from ..server.limits import scaled_settings
+    from ..server.startup import mark
     from ..server.store import StorageUnavailable, UploadCap
     from ..server.timeouts import header_deadline_protocol
+
+    mark("imported")  # Python, the command line and the server's modules (startup.py)
 
     language = language_of(lang)
     security = security_settings(host, public_url, allowed_hosts, allowed_origins, language)
@@ -127,6 +130,7 @@ def serve(
         say_set_aside(web.state.manager.load_unfinished(), db, language)
     except StorageUnavailable as fault:
         raise refuse_start(fault, db, language) from None
+    mark("loaded")  # the database opened (migrated if need be), the games in play loaded
     shown = "127.0.0.1" if host in ("0.0.0.0", "::") else host
     typer.echo(say("serve.open", language, url=f"http://{shown}:{port}/",
                    where=where_stored(db)))

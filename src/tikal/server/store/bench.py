@@ -5,7 +5,9 @@ A database is built quickly: a few real games are played to their end (random le
 actions, stored by a real manager), then their rows are copied under many ids, with a
 few games still in play beside them.  A real ``tikal serve`` process is started on it
 (optionally from another source tree, to compare versions) and timed from its start to
-its first answer; its resident memory is read from ``/proc`` once it answers.
+its first answer; its resident memory is read from ``/proc`` once it answers.  The
+server's own marks (``startup.py``) split the time into its imports and what the
+database took, the one part that could grow with the stored games.
 """
 
 from __future__ import annotations
@@ -23,6 +25,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..manager import Manager
+from ..startup import REPORT_ENV
+from ..startup import read as read_marks
 from .protocol import GameRecord, LogEntry
 from .rows import INSERT_ENTRY, INSERT_GAME, entry_values, game_values
 from .sqlite import SqliteStorage
@@ -40,6 +44,11 @@ class StartUp:
     seconds: float
     rss_mb: float
     peak_mb: float
+    #: seconds from the start to the end of the imports, and those the database took (the
+    #: storage opened, the games in play loaded: ``startup.py``); None from a server too
+    #: old to say
+    import_seconds: float | None = None
+    database_seconds: float | None = None
 
 
 def play_templates(rules: str, seed: int, moves_in_play: int = 12,
@@ -115,9 +124,13 @@ def measure(path: Path, finished: int, playing: int, server_path: str | None = N
     env = dict(os.environ)
     if server_path:
         env["PYTHONPATH"] = server_path
+    marks_file = path.with_suffix(".startup.json")
+    marks_file.unlink(missing_ok=True)
+    env[REPORT_ENV] = str(marks_file)
     command = [sys.executable, "-c", "from tikal.cli import main; main()", "serve", "--db",
                str(path), "--port", str(port), "--log-level", "warning"]
     started = time.perf_counter()
+    started_at = time.time()
     server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL,
                               stderr=subprocess.DEVNULL)
     try:
@@ -136,7 +149,11 @@ def measure(path: Path, finished: int, playing: int, server_path: str | None = N
     finally:
         server.terminate()
         server.wait(timeout=30)
-    return StartUp(finished, playing, seconds, rss, peak)
+    marks = read_marks(marks_file)
+    imported, loaded = marks.get("imported"), marks.get("loaded")
+    return StartUp(finished, playing, seconds, rss, peak,
+                   None if imported is None else imported - started_at,
+                   None if imported is None or loaded is None else loaded - imported)
 
 
 def run(finished: list[int], playing: int, rules: str, server_path: str | None,
