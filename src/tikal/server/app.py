@@ -21,6 +21,8 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from . import gcstats, routes_api, routes_pages, routes_tutorial, routes_ws
+from .accounts import routes as accounts_routes
+from .accounts.service import Accounts
 from .analysis_jobs import AnalysisSettings
 from .bots import Hints
 from .deps import Services
@@ -214,6 +216,7 @@ def create_app(
     app.state.manager = manager
     app.state.hub = hub
     app.state.storage = store
+    app.state.accounts = Accounts(store, limits)  # accounts/: optional, guests play as ever
     app.add_middleware(BodyLimit, body_seconds=limits.settings.body_seconds)
     install_security(app, security or SecuritySettings())  # headers, hosts, origins
     add_error_handlers(app)
@@ -221,6 +224,7 @@ def create_app(
     app.include_router(routes_api.router)
     app.include_router(routes_ws.router)
     app.include_router(routes_tutorial.router)
+    app.include_router(accounts_routes.router)
     install_analysis(app, analysis)  # analyses of finished games (routes_analysis.py)
     app.mount("/static", StaticFiles(directory=static_dir()), name="static")
     document(app)  # every status of every operation in /openapi.json (openapi.py)

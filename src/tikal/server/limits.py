@@ -2,7 +2,8 @@
 per-client rate limits and caps on games.  Defaults are in docs/web.md ("Limits").
 
 Rate limits are token buckets per client address and kind of request (``create``,
-``upload``, ``hint``, ``move``, ``sync``, ``analysis``): a refused request gets HTTP 429
+``upload``, ``hint``, ``move``, ``sync``, ``analysis``, ``signup``, ``signin``; and
+``signin_account`` per account): a refused request gets HTTP 429
 with ``Retry-After`` (over the WebSocket an error with code ``rate_limited`` and
 ``retry_after``).
 """
@@ -186,6 +187,11 @@ class LimitSettings:
     sync: Rate = Rate(60, 10)
     #: starting a game's analysis (a background job; polling its progress is free)
     analysis: Rate = Rate(6, 3)
+    #: accounts (issue 28): new accounts per address; sign-in tries (and password
+    #: proofs) per address and per account, so a guessing loop meets 429 either way
+    signup: Rate = Rate(5, 3)
+    signin: Rate = Rate(10, 5)
+    signin_account: Rate = Rate(5, 5)
     games_per_client: int = 20
     bot_only_games: int = 4
     idle_seconds: float = 1800.0
@@ -206,7 +212,8 @@ def scaled_settings(
     return LimitSettings(
         enabled=enabled, create=scale(base.create), upload=scale(base.upload),
         hint=scale(base.hint), move=scale(base.move), sync=scale(base.sync),
-        analysis=scale(base.analysis),
+        analysis=scale(base.analysis), signup=scale(base.signup),
+        signin=scale(base.signin), signin_account=scale(base.signin_account),
         games_per_client=games_per_client,
         bot_only_games=bot_only_games, idle_seconds=idle_seconds, body_seconds=body_seconds,
     )

@@ -20,14 +20,20 @@ from ..components import RULE_SET_NAMES, rule_set
 STATUS_TEXT = {
     400: "`bad_request` or `too_deep`: the request is malformed (its JSON, a field's type, "
          "a header too long)",
-    403: "`bad_token`, `forbidden` or `not_your_turn`: the token may not do this",
+    401: "`not_signed_in` (no live session) or `bad_credentials` (a wrong name or password: "
+         "one answer for both)",
+    403: "`bad_token`, `forbidden` or `not_your_turn`: the token may not do this; `csrf`: a "
+         "change made with the session cookie without its CSRF token, or from another "
+         "site; `bad_credentials`: the account's password was not proven",
     404: "`unknown_game`, `no_frame` or `not_found`: no such game, replay, frame or step",
     409: "`stale` (the move is for another state; `state` is the current one), "
-         "`not_finished` or `analysis_running`",
+         "`not_finished`, `analysis_running`, or `name_taken` (an account has this name or "
+         "one that looks like it)",
     408: "`timeout`: the body did not arrive in time (docs/web.md, Limits)",
     413: "`too_large`: the body is over the limit (docs/web.md, Limits)",
-    422: "`illegal`, `bad_action`, `bad_record` or `bad_request`: well formed, but a value "
-         "out of range or refused by the rules (`rule`, `field`)",
+    422: "`illegal`, `bad_action`, `bad_record`, `bad_request`, `name_invalid` or "
+         "`password_invalid`: well formed, but a value out of range or refused by the rules "
+         "(`rule`, `field`)",
     429: "`rate_limited`, `too_many_games`, `hint_busy` or `analysis_busy`; `Retry-After` "
          "says when to try again",
     503: "`unavailable`: the database cannot be reached; nothing was stored (`Retry-After`)",

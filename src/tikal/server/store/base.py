@@ -72,6 +72,16 @@ class SqlStorage(ABC):
         read together) unless ``single`` (one statement, atomic by itself); a driver's
         error becomes :class:`~.faults.StorageUnavailable` when it is a fault."""
 
+    def transaction(self, work: Callable[[Db], T], *, write: bool = True) -> T:
+        """``work`` in one transaction of this database: for the modules beside the games
+        that keep their own tables in it (accounts); queries written with ``?`` go
+        through :meth:`sql`."""
+        return self._run(work, write=write)
+
+    def sql(self, query: str) -> str:
+        """``query`` with this database's parameter marks."""
+        return self.dialect.sql(query)
+
     def _q(self, query: str) -> str:
         return self.dialect.sql(query)
 

@@ -6,8 +6,9 @@ produced (tiles drawn, treasures revealed), and every undo.  Nothing else is nee
 rebuild the game exactly (see ``session.py``).
 
 :class:`Storage` is everything the server needs: games (:class:`GameStorage`), uploaded
-records (:class:`UploadStorage`) and analyses (:class:`AnalysisStorage`, used only by
-:mod:`tikal.server.analysis_jobs`).  :class:`~.sqlite.SqliteStorage` and
+records (:class:`UploadStorage`), analyses (:class:`AnalysisStorage`, used only by
+:mod:`tikal.server.analysis_jobs`) and the tables of other modules (:class:`TableStorage`:
+accounts).  :class:`~.sqlite.SqliteStorage` and
 :class:`~.postgres.PostgresStorage` implement it; :func:`tikal.server.store.open_storage`
 picks one from the ``--db`` argument.
 """
@@ -15,10 +16,12 @@ picks one from the ``--db`` argument.
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
+
+T = TypeVar("T")
 
 #: Status of a game whose stored log does not replay (quarantined, see Manager.get).
 DAMAGED = "damaged"
@@ -186,7 +189,20 @@ class AnalysisStorage(Protocol):
         ...
 
 
-class Storage(GameStorage, UploadStorage, AnalysisStorage, Protocol):
+class TableStorage(Protocol):
+    """What modules beside the games (accounts) need: their own tables in the same
+    database, queried in its transactions."""
+
+    def transaction(self, work: Callable[[Any], T], *, write: bool = True) -> T:
+        """``work`` given a connection, in one transaction."""
+        ...
+
+    def sql(self, query: str) -> str:
+        """``query`` (written with ``?``) with the database's own parameter marks."""
+        ...
+
+
+class Storage(GameStorage, UploadStorage, AnalysisStorage, TableStorage, Protocol):
     """What the server needs from a database."""
 
 

@@ -198,6 +198,36 @@ MIGRATIONS: tuple[Migration, ...] = (
         Code(digest_old_uploads),
         Statement("CREATE UNIQUE INDEX IF NOT EXISTS games_digest ON games (digest)"),
     )),
+    Migration(4, "accounts, their sign-in sessions and the seats they hold", (
+        # name: as shown (NFKC); handle: the name case-folded (unique, for sign-in);
+        # skeleton: its look-alike form (unique: no confusable names); a deleted account
+        # keeps its row (its games show a deleted player) with no name, handle nor password
+        Statement("""CREATE TABLE IF NOT EXISTS accounts (
+            id TEXT PRIMARY KEY,
+            name TEXT,
+            handle TEXT UNIQUE,
+            skeleton TEXT UNIQUE,
+            password TEXT,
+            created {real} NOT NULL,
+            deleted {real})"""),
+        # a session is stored by the digest of its cookie's secret, never the secret
+        Statement("""CREATE TABLE IF NOT EXISTS account_sessions (
+            digest TEXT PRIMARY KEY,
+            account_id TEXT NOT NULL REFERENCES accounts(id),
+            csrf TEXT NOT NULL,
+            created {real} NOT NULL,
+            seen {real} NOT NULL,
+            expires {real} NOT NULL)"""),
+        Statement("CREATE INDEX IF NOT EXISTS account_sessions_account "
+                  "ON account_sessions (account_id)"),
+        Statement("""CREATE TABLE IF NOT EXISTS seat_accounts (
+            game_id TEXT NOT NULL REFERENCES games(id),
+            seat INTEGER NOT NULL,
+            account_id TEXT NOT NULL REFERENCES accounts(id),
+            PRIMARY KEY (game_id, seat))"""),
+        Statement("CREATE INDEX IF NOT EXISTS seat_accounts_account "
+                  "ON seat_accounts (account_id)"),
+    )),
 )
 #: The schema this version writes: the number of its last migration.
 LATEST = MIGRATIONS[-1].number
