@@ -74,6 +74,8 @@ PAGES = {
     "learn-ja": ("/learn?lang=ja", "#step-title"),
     "start-de": ("/?lang=de", ".seat-row"),
     "rules-ja": ("/rules/ja", "main.rules"),
+    "account": ("/account", "#signup-form:visible"),
+    "account-ja": ("/account?lang=ja", "#signup-form:visible"),
 }
 
 

@@ -100,6 +100,12 @@ async def index(request: Request) -> Response:
     return html_page(request, "index.html")
 
 
+@router.get("/account")
+async def account_page(request: Request) -> Response:
+    """Sign in or up; signed in, the account's seats, password and deletion."""
+    return html_page(request, "account.html")
+
+
 @router.get("/favicon.ico")
 async def favicon() -> FileResponse:
     """Browsers ask for /favicon.ico on every page: the SVG icon answers."""

@@ -272,3 +272,12 @@ TK.api = async function (path, opts) {
   if (!r.ok) { const err = new Error(data.message || r.statusText); err.data = data; throw err; }
   return data;
 };
+
+// The header's account link names who is signed in (the account page keeps it itself).
+(function () {
+  const link = document.getElementById("account-link");
+  if (!link || document.querySelector(".account-page")) return;
+  fetch("/api/account").then((r) => r.json()).then((me) => {
+    if (me && me.signed_in) link.textContent = me.name;
+  }).catch(() => { /* offline: the link keeps its word */ });
+})();

@@ -1,0 +1,106 @@
+// The account page: sign in or up (optional: guests play by invite link as ever), and,
+// signed in, the account's seats, password, sign-out and deletion (docs/web.md, Accounts).
+"use strict";
+
+(function () {
+  const h = TK.h;
+  const el = (id) => document.getElementById(id);
+  let me = { signed_in: false };
+
+  // The seats this browser holds as a guest (game id, invite token): bound at sign-in.
+  function heldSeats() {
+    return Object.entries(TK.myGames()).filter(([, g]) => g.token)
+      .slice(0, 64).map(([game, g]) => ({ game, token: g.token }));
+  }
+
+  function send(path, body) {
+    const headers = { "Content-Type": "application/json" };
+    if (me.csrf) headers["X-CSRF-Token"] = me.csrf;
+    return TK.api(path, { method: "POST", headers, body: JSON.stringify(body || {}) });
+  }
+
+  function clearErrors(form) {
+    for (const input of form.querySelectorAll("input")) input.removeAttribute("aria-invalid");
+    const box = form.querySelector(".form-error");
+    if (box) box.textContent = "";
+  }
+
+  // A refusal shown in its form, the field at fault marked and focused.
+  function showError(form, err) {
+    const data = err.data || {};
+    form.querySelector(".form-error").textContent = data.message || err.message;
+    const fields = { name: "name", password: "password", current_password: "current_password", new_password: "new_password" };
+    const input = data.field && form.querySelector(`input[name="${fields[data.field] || ""}"]`);
+    if (input) { input.setAttribute("aria-invalid", "true"); input.focus(); }
+  }
+
+  function handle(form, run) {
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      clearErrors(form);
+      el("account-status").textContent = "";
+      const button = form.querySelector("button[type=submit]");
+      button.disabled = true;
+      try { await run(new FormData(form)); } catch (err) { showError(form, err); } finally { button.disabled = false; }
+    });
+  }
+
+  async function seatsList() {
+    const box = el("account-seats");
+    box.replaceChildren();
+    let seats = [];
+    try { seats = (await TK.api("/api/account/seats")).seats; } catch (e) { seats = []; }
+    if (!seats.length) { box.append(h("li", { class: "hint-text" }, TK.t("account.no_seats"))); return; }
+    const local = TK.myGames();
+    for (const s of seats) {
+      const token = local[s.game] && local[s.game].token;
+      box.append(h("li", {}, h("a", { href: `/play/${s.game}${token ? "#t=" + token : ""}` },
+        TK.t("account.seat_in", { game: s.game, seat: s.seat + 1 }))));
+    }
+  }
+
+  async function show() {
+    try { me = await TK.api("/api/account"); } catch (e) { me = { signed_in: false }; }
+    el("signed-out").hidden = me.signed_in;
+    el("signed-in").hidden = !me.signed_in;
+    el("account-link").textContent = me.signed_in ? me.name : TK.t("nav.account");
+    if (me.signed_in) {
+      el("signed-in-as").replaceChildren(...TK.tn("account.signed_in_as", { name: h("strong", {}, me.name) }));
+      await seatsList();
+    }
+  }
+
+  function said(key) { el("account-status").textContent = TK.t(key); }
+
+  handle(el("signin-form"), async (data) => {
+    await send("/api/account/signin", { name: data.get("name"), password: data.get("password"), seats: heldSeats() });
+    el("signin-form").reset();
+    await show(); said("account.done_signed_in");
+  });
+  handle(el("signup-form"), async (data) => {
+    await send("/api/account/signup", { name: data.get("name"), password: data.get("password"), seats: heldSeats() });
+    el("signup-form").reset();
+    await show(); said("account.done_signed_up");
+  });
+  handle(el("password-form"), async (data) => {
+    await send("/api/account/password", { current_password: data.get("current_password"), new_password: data.get("new_password") });
+    el("password-form").reset();
+    await show(); said("account.done_password");
+  });
+  handle(el("delete-form"), async (data) => {
+    if (!window.confirm(TK.t("account.delete_confirm"))) return;
+    await send("/api/account/delete", { password: data.get("password") });
+    me = { signed_in: false };
+    await show(); said("account.done_deleted");
+  });
+  for (const [id, path, key] of [["signout", "/api/account/signout", "account.done_signed_out"],
+    ["signout-everywhere", "/api/account/signout-everywhere", "account.done_signed_out_everywhere"]]) {
+    el(id).addEventListener("click", async () => {
+      try { await send(path); } catch (err) { TK.toast(err.message, "error"); return; }
+      me = { signed_in: false };
+      await show(); said(key);
+    });
+  }
+
+  show();
+})();

@@ -1,0 +1,105 @@
+"""Accounts in a real browser (issue 28): a guest creates a game, signs up on the account
+page and keeps the seat; signs out, fails and then succeeds to sign in; changes the
+password; the page in German and Japanese; a refusal names its field.  Chromium through
+Playwright; screenshots go to ``artifacts/web-accounts/``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from test_i18n_web import leftovers
+from tikal.messages import text
+from web_helpers import ARTIFACTS, ServerProcess, chromium, errors_of, serve
+
+pytestmark = pytest.mark.browser
+SHOTS = ARTIFACTS / "web-accounts"
+PASSWORD = "a long pass phrase"
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
+    # several accounts from one address in a minute: more than the sign-up limit allows
+    yield from serve(tmp_path_factory, "web-accounts", options=("--rate-scale", "20"))
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    yield from chromium(SHOTS)
+
+
+def shot(page: Any, name: str) -> None:
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def fill_and_submit(page: Any, form: str, **fields: str) -> None:
+    for name, value in fields.items():
+        page.fill(f"#{form}-form input[name={name}]", value)
+    page.click(f"#{form}-form button[type=submit]")
+
+
+def test_a_guest_signs_up_keeps_the_seat_signs_out_and_in_again(
+        server: ServerProcess, browser: Any) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    problems = errors_of(page)
+    page.goto(server.url + "/")
+    page.wait_for_selector(".seat-row")
+    page.click("#quick-demo")  # a guest's game: its token is kept in this browser
+    page.wait_for_url("**/play/**")
+    game_id = page.url.split("/play/")[1].split("#")[0]
+
+    page.goto(server.url + "/account")
+    page.wait_for_selector("#signup-form:visible")
+    shot(page, "01-signed-out")
+    fill_and_submit(page, "signup", name="ab", password=PASSWORD)  # too short a name
+    page.wait_for_selector("#signup-error:not(:empty)")
+    assert page.get_attribute("#signup-name", "aria-invalid") == "true"
+    assert page.evaluate("document.activeElement.id") == "signup-name"
+    shot(page, "02-refused-name")
+    fill_and_submit(page, "signup", name="Ah_Puch", password=PASSWORD)
+    page.wait_for_selector("#signed-in:visible")
+    assert "Ah_Puch" in page.inner_text("#signed-in-as")
+    assert page.inner_text("#account-link") == "Ah_Puch"
+    page.wait_for_selector(f"#account-seats a[href^='/play/{game_id}']")
+    shot(page, "03-signed-in")
+    cookies = {c["name"]: c for c in context.cookies()}
+    assert cookies["tikal_session"]["httpOnly"] and cookies["tikal_session"]["sameSite"] == "Lax"
+    assert page.evaluate("document.cookie").find("tikal_session") == -1  # not for scripts
+
+    page.click("#signout")
+    page.wait_for_selector("#signin-form:visible")
+    fill_and_submit(page, "signin", name="ah_puch", password="not the password")
+    page.wait_for_selector("#signin-error:not(:empty)")
+    assert page.inner_text("#signin-error") == text("accounts.bad_credentials", "en")
+    fill_and_submit(page, "signin", name="ah_puch", password=PASSWORD)
+    page.wait_for_selector("#signed-in:visible")
+
+    fill_and_submit(page, "password", current_password=PASSWORD, new_password=PASSWORD + "!")
+    done = text("web.account.done_password", "en")
+    page.wait_for_function("(done) => document.getElementById('account-status').textContent "
+                           "=== done", arg=done)
+    page.click("#signout")
+    page.wait_for_selector("#signin-form:visible")
+    fill_and_submit(page, "signin", name="Ah_Puch", password=PASSWORD + "!")
+    page.wait_for_selector("#signed-in:visible")
+    assert problems == []
+    context.close()
+
+
+@pytest.mark.parametrize("language", ["de", "ja"])
+def test_the_account_page_speaks_the_language(server: ServerProcess, browser: Any,
+                                              language: str) -> None:
+    page = browser.new_page(viewport={"width": 390, "height": 844})
+    page.goto(f"{server.url}/account?lang={language}")
+    page.wait_for_selector("#signup-form:visible")
+    assert leftovers([page.inner_text("body")], language) == []
+    fill_and_submit(page, "signup", name="x y z", password=PASSWORD)
+    page.wait_for_selector("#signup-error:not(:empty)")
+    error = page.inner_text("#signup-error")
+    assert error == text("accounts.name_character", language, character=" ", extra="_-")
+    shot(page, f"04-refused-{language}")
+    page.close()
