@@ -17,8 +17,8 @@ from typing import Any
 import psycopg
 import pytest
 from fastapi.testclient import TestClient
-from pg_helpers import database_of_kind
 
+from pg_helpers import database_of_kind
 from tikal.server import create_app
 from tikal.server.accounts import names, passwords
 from tikal.server.accounts.routes import COOKIE
@@ -69,9 +69,9 @@ def csrf_of(client: TestClient) -> str:
 
 
 def test_names_are_normalised_case_free_and_look_alikes_share_a_skeleton() -> None:
-    assert names.account_name("ＴｉｋａｌFan").shown == "TikalFan"  # NFKC
+    assert names.account_name("\uff34\uff49\uff4b\uff41\uff4cFan").shown == "TikalFan"  # NFKC
     assert names.handle_of("TikalFan") == names.handle_of("tikalfan")
-    assert names.skeleton("bill") == names.skeleton("\u0432ill".upper()[0] + "ill")
+    assert names.skeleton("bill") == names.skeleton("\u0412ill")  # Cyrillic Ve
     assert names.skeleton("paypal") == names.skeleton("p\u0430ypal")  # Cyrillic a
     assert names.skeleton("m0") == names.skeleton("rn0")
     assert names.skeleton("tikal") != names.skeleton("rikal")  # distinct letters stay apart

@@ -33,6 +33,7 @@ from .keeper import Keeper
 from .limits import BodyLimit, Limits, LimitSettings
 from .manager import Manager
 from .openapi import allowed_methods, document
+from .rating.service import Ratings
 from .replay import Replays
 from .routes_analysis import install as install_analysis
 from .routes_pages import page, static_dir
@@ -47,6 +48,7 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     svc.hub.loop = svc.manager.bots.loop = asyncio.get_running_loop()
     cluster = start_cluster(svc.storage, svc.manager)
     await asyncio.to_thread(svc.manager.resume_all)
+    await asyncio.to_thread(app.state.ratings.mend, svc.manager)  # ended while stopped
     sweeper = asyncio.create_task(svc.keeper.run())
     collector = (asyncio.create_task(collect_now_and_then())
                  if old_generations_left_to_the_server() else None)
@@ -217,6 +219,8 @@ def create_app(
     app.state.hub = hub
     app.state.storage = store
     app.state.accounts = Accounts(store, limits)  # accounts/: optional, guests play as ever
+    app.state.ratings = ratings = Ratings(store)  # rating/: rated games, rated at their end
+    manager.add_end_listener(ratings.game_over)
     app.add_middleware(BodyLimit, body_seconds=limits.settings.body_seconds)
     install_security(app, security or SecuritySettings())  # headers, hosts, origins
     add_error_handlers(app)

@@ -77,6 +77,8 @@ class Manager:
         self.sessions: dict[str, Session] = {}
         self._lock = threading.Lock()
         self._listeners: list[Listener] = []
+        #: told (in a worker thread) once a game's last move is stored: the ratings
+        self._end_listeners: list[Callable[[Session], object]] = []
         self.bots = BotRunner(self._after_change, self.change, delay=bot_delay,
                               workers=bot_workers)
         self.commits = CommitQueue(storage)
@@ -141,6 +143,18 @@ class Manager:
 
     def add_listener(self, listener: Listener) -> None:
         self._listeners.append(listener)
+
+    def add_end_listener(self, listener: Callable[[Session], object]) -> None:
+        """Call ``listener(session)`` in a worker thread once a game has ended here."""
+        self._end_listeners.append(listener)
+
+    def _game_ended(self, session: Session) -> None:
+        mark_over(self.storage, session.game_id)
+        for listener in list(self._end_listeners):
+            try:
+                listener(session)
+            except StorageUnavailable:  # logged by the storage; mended at the next start
+                continue
 
     def _after_change(self, session: Session) -> None:
         for listener in list(self._listeners):
@@ -364,7 +378,7 @@ class Manager:
         if notify:
             self._after_change(session)
         if after.is_over:
-            await asyncio.to_thread(mark_over, self.storage, session.game_id)
+            await asyncio.to_thread(self._game_ended, session)
 
 
 def _prepare_locked(session: Session, prepare: Prepare) -> tuple[Game, LogEntry]:

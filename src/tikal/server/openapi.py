@@ -31,8 +31,9 @@ STATUS_TEXT = {
          "one that looks like it)",
     408: "`timeout`: the body did not arrive in time (docs/web.md, Limits)",
     413: "`too_large`: the body is over the limit (docs/web.md, Limits)",
-    422: "`illegal`, `bad_action`, `bad_record`, `bad_request`, `name_invalid` or "
-         "`password_invalid`: well formed, but a value out of range or refused by the rules "
+    422: "`illegal`, `bad_action`, `bad_record`, `bad_request`, `name_invalid`, "
+         "`password_invalid` or `unrated` (a rated game that could never be): well formed, "
+         "but a value out of range or refused by the rules "
          "(`rule`, `field`)",
     429: "`rate_limited`, `too_many_games`, `hint_busy` or `analysis_busy`; `Retry-After` "
          "says when to try again",

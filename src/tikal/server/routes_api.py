@@ -13,12 +13,14 @@ from .. import __version__
 from ..components import RULE_SET_NAMES, rule_set
 from ..messages import Message
 from ..seats import seat_look, seat_table
+from .accounts.routes import signed_in
 from .bots import PACES, bot_names, hint_bot_name
 from .deps import client_of, services
 from .errors import ServerError
 from .i18n import request_language
 from .limits import MAX_NAME, parse_json
 from .openapi import MAX_JSON_INT, Integer, errors, option_schema, record_schema, rule_set_names
+from .rating.service import Ratings
 from .replay import download_record
 from .round.texts import colour_name, rule_set_json
 from .routes_pages import render_rules
@@ -47,6 +49,9 @@ class CreateGame(BaseModel):
         default_factory=dict, description="the rule set's options (GET /api/meta)",
         json_schema_extra=option_schema())
     hotseat: StrictBool = Field(False, description="one extra token that plays every human seat")
+    rated: StrictBool = Field(False, description="a rated game (signed in; the first seat, "
+                              "the creator's, is human; every other seat a bot or an "
+                              "account that takes it by invite link; docs/web.md, Ratings)")
     seed: Integer | None = Field(None, ge=0, le=MAX_JSON_INT,
                                  description="fixed shuffle (tests); random if omitted")
 
@@ -162,8 +167,26 @@ def named_seats(seats: list[SeatIn], language: str) -> list[dict[str, Any]]:
     return out
 
 
+async def rated_creator(request: Request, body: CreateGame) -> str | None:
+    """The account asking for a rated game (None: not rated); refusals before creation."""
+    if not body.rated:
+        return None
+    current = await signed_in(request)
+    ratings: Ratings = request.app.state.ratings
+    ratings.check_rated_game(body.rules, [seat.kind for seat in body.seats], body.hotseat,
+                             body.seed is not None)
+    return current.account.account_id
+
+
+def ask_rated(request: Request, game_id: str, rules: str, account_id: str, token: str) -> None:
+    """The creator takes the first seat and the game is marked to be rated."""
+    ratings: Ratings = request.app.state.ratings
+    ratings.accounts.claim(account_id, [(game_id, token)])
+    ratings.store.ask(game_id, rules, account_id)
+
+
 @router.post("/games", tags=["games"], status_code=201,
-             responses=errors(400, 408, 413, 422, 429, 503))
+             responses=errors(400, 401, 408, 413, 422, 429, 503))
 async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
     """Create a game. The answer holds each human seat's secret token (shown once).
     Rate limited per client; at most so many games in progress per client and so many
@@ -171,6 +194,7 @@ async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
     svc = services(request)
     client = client_of(request)
     svc.limits.check(client, "create")
+    creator = await rated_creator(request, body)
     bot_only = all(s.kind == "bot" for s in body.seats)
     svc.keeper.check_create(client, bot_only)  # holds the game's place under the caps
     try:
@@ -182,6 +206,9 @@ async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
         svc.keeper.released(client, bot_only)
         raise
     svc.keeper.created(client, session.game_id, bot_only)
+    if creator is not None:
+        await asyncio.to_thread(ask_rated, request, session.game_id, body.rules, creator,
+                                links["seats"][0]["token"])
     base = public_base(request)
     for seat in links["seats"]:
         if seat["token"]:

@@ -254,6 +254,17 @@ TK.saveGame = function (id, data) {
   localStorage.setItem("tikal.games", JSON.stringify(all));
 };
 
+// A signed-in player who opens a seat's invite link takes the seat for the account (so a
+// rated game knows who played it); guests and seats bound already change nothing.
+TK.claimSeat = async function (game, token) {
+  try {
+    const me = await TK.api("/api/account");
+    if (!me.signed_in) return;
+    await TK.api("/api/account/seats", { method: "POST", body: JSON.stringify({ seats: [{ game, token }] }),
+      headers: { "Content-Type": "application/json", "X-CSRF-Token": me.csrf } });
+  } catch (e) { /* offline or refused: the seat plays on by its link */ }
+};
+
 TK.copy = async function (text, btn) {
   try {
     await navigator.clipboard.writeText(text);

@@ -174,6 +174,16 @@ class AccountStore:
 
         return self.storage.transaction(work, write=False)
 
+    def accounts_of(self, game_id: str) -> dict[int, str]:
+        """Seat -> account id of a game's claimed seats."""
+        def work(db: Db) -> dict[int, str]:
+            rows = db.execute(self.storage.sql(
+                "SELECT seat, account_id FROM seat_accounts WHERE game_id = ?"),
+                (game_id,)).fetchall()
+            return {int(row["seat"]): row["account_id"] for row in rows}
+
+        return self.storage.transaction(work, write=False)
+
     def players_of(self, game_id: str) -> dict[int, str | None]:
         """Seat -> account name of a game's claimed seats (None: a deleted account)."""
         def work(db: Db) -> dict[int, str | None]:

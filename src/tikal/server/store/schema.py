@@ -228,6 +228,38 @@ MIGRATIONS: tuple[Migration, ...] = (
         Statement("CREATE INDEX IF NOT EXISTS seat_accounts_account "
                   "ON seat_accounts (account_id)"),
     )),
+    Migration(5, "ratings per player and rule set, their history, rated games", (
+        # player: an account's id or "bot:<level>"; shown: the display rating (indexed
+        # for the leaderboard)
+        Statement("""CREATE TABLE IF NOT EXISTS ratings (
+            player TEXT NOT NULL,
+            rules TEXT NOT NULL,
+            mu {real} NOT NULL,
+            sigma {real} NOT NULL,
+            games INTEGER NOT NULL,
+            wins INTEGER NOT NULL,
+            shown INTEGER NOT NULL,
+            updated {real} NOT NULL,
+            PRIMARY KEY (player, rules))"""),
+        Statement("CREATE INDEX IF NOT EXISTS ratings_board ON ratings (rules, shown)"),
+        Statement("""CREATE TABLE IF NOT EXISTS rating_history (
+            player TEXT NOT NULL,
+            rules TEXT NOT NULL,
+            game_id TEXT NOT NULL,
+            at {real} NOT NULL,
+            mu {real} NOT NULL,
+            sigma {real} NOT NULL,
+            shown INTEGER NOT NULL,
+            PRIMARY KEY (player, rules, game_id))"""),
+        Statement("CREATE INDEX IF NOT EXISTS rating_history_time "
+                  "ON rating_history (player, rules, at)"),
+        # a game its creator asked to be rated; applied: when its result was rated (once)
+        Statement("""CREATE TABLE IF NOT EXISTS rated_games (
+            game_id TEXT PRIMARY KEY REFERENCES games(id),
+            rules TEXT NOT NULL,
+            asked_by TEXT NOT NULL,
+            applied {real})"""),
+    )),
 )
 #: The schema this version writes: the number of its last migration.
 LATEST = MIGRATIONS[-1].number

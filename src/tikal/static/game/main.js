@@ -203,6 +203,7 @@ input.install();
 installPrefs();
 TK.api("/api/meta").then((meta) => { store.meta = meta; if (store.view) renderProgress(); }).catch(() => { /* shown without the totals */ });
 if (store.token) TK.saveGame(store.gameId, { token: store.token });
+if (store.token) TK.claimSeat(store.gameId, store.token);
 TK.loadRules().then(() => { if (store.view) renderAuction(); });
 connect(onMessage);
 keepAlive();
