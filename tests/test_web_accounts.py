@@ -6,14 +6,17 @@ Playwright; screenshots go to ``artifacts/web-accounts/``.
 
 from __future__ import annotations
 
+import sqlite3
+import time
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
 
 from test_i18n_web import leftovers
+from test_web_e2e import play_simple_turn
 from tikal.messages import text
-from web_helpers import ARTIFACTS, ServerProcess, chromium, errors_of, serve
+from web_helpers import ARTIFACTS, ServerProcess, chromium, errors_of, serve, state, wait_state
 
 pytestmark = pytest.mark.browser
 SHOTS = ARTIFACTS / "web-accounts"
@@ -103,3 +106,63 @@ def test_the_account_page_speaks_the_language(server: ServerProcess, browser: An
     assert error == text("accounts.name_character", language, character=" ", extra="_-")
     shot(page, f"04-refused-{language}")
     page.close()
+
+
+def signed_up_page(browser: Any, server: ServerProcess, name: str) -> tuple[Any, Any]:
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(server.url + "/account")
+    page.wait_for_selector("#signup-form:visible")
+    fill_and_submit(page, "signup", name=name, password=PASSWORD)
+    page.wait_for_selector("#signed-in:visible")
+    return context, page
+
+
+def ratings_of(server: ServerProcess) -> dict[str, tuple[float, int]]:
+    """Account name -> (mu, games) in the demo rule set, read from the server's file."""
+    with sqlite3.connect(server.db) as conn:
+        found = conn.execute("SELECT a.name, r.mu, r.games FROM ratings r JOIN accounts a "
+                             "ON a.id = r.player WHERE r.rules = 'demo'").fetchall()
+    return {name: (mu, games) for name, mu, games in found}
+
+
+def test_a_rated_game_between_two_signed_in_browsers_moves_both_ratings(
+        server: ServerProcess, browser: Any) -> None:
+    alice_context, alice = signed_up_page(browser, server, "Alice")
+    bob_context, bob = signed_up_page(browser, server, "Bob")
+    alice.goto(server.url + "/")
+    alice.wait_for_selector("#rated-box:visible")
+    alice.check("#rulesets input[value=demo]")
+    alice.select_option("#seats .seat-row:nth-child(2) select", "human")
+    alice.check("#rated")
+    assert alice.is_checked("input[name=mode][value=invite]")
+    alice.click("#create-btn")
+    alice.wait_for_selector("#created .link-row")
+    urls = alice.eval_on_selector_all("#created .link-row input", "els => els.map(e => e.value)")
+    shot(alice, "05-rated-created")
+    alice.goto(urls[0])
+    bob.goto(urls[1])  # a signed-in player opening an invite link takes the seat
+    game_id = urls[1].split("/play/")[1].split("#")[0]
+    bob.wait_for_function(
+        "(id) => fetch('/api/account/seats').then(r => r.json()).then(d => "
+        "d.seats.some(s => s.game === id)).catch(() => false)", arg=game_id, timeout=10_000)
+    deadline = time.monotonic() + 240
+    while not (state(alice) or {}).get("over"):
+        assert time.monotonic() < deadline, "the rated game did not end"
+        mover = next((p for p in (alice, bob) if (state(p) or {}).get("your_turn")), None)
+        if mover is None:
+            time.sleep(0.05)
+            continue
+        play_simple_turn(mover)
+    wait_state(bob, "S.over")
+    deadline = time.monotonic() + 10
+    while len(ratings_of(server)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    found = ratings_of(server)
+    assert found["Alice"][1] == found["Bob"][1] == 1
+    if found["Alice"][0] != found["Bob"][0]:  # not a tie: one up, one down
+        assert max(found["Alice"][0], found["Bob"][0]) > 25 > min(found["Alice"][0],
+                                                                  found["Bob"][0])
+    shot(bob, "06-rated-over")
+    alice_context.close()
+    bob_context.close()

@@ -103,6 +103,10 @@ function formBody() {
   document.querySelectorAll("#options input[type=checkbox]").forEach((c) => (options[c.name] = c.checked));
   const hotseat = document.querySelector("input[name=mode]:checked").value === "hotseat";
   const body = { rules: rulesName(), seats, options, hotseat };
+  if (document.getElementById("rated").checked && !document.getElementById("rated-box").hidden) {
+    body.rated = true; // by invite link: each player on a seat of their own (docs/web.md, Ratings)
+    body.hotseat = false;
+  }
   const seed = new URLSearchParams(location.search).get("seed");
   if (seed !== null && /^\d+$/.test(seed)) body.seed = +seed; // reproducible shuffles (tests, puzzles)
   return body;
@@ -171,6 +175,10 @@ async function main() {
     const rs = META.rulesets[rulesName()];
     const n = document.getElementById("seats").children.length;
     if (n > Math.min(...rs.players)) setSeats(n - 1);
+  });
+  TK.api("/api/account").then((me) => { document.getElementById("rated-box").hidden = !me.signed_in; }).catch(() => {});
+  document.getElementById("rated").addEventListener("change", (e) => {
+    if (e.target.checked) document.querySelector("input[name=mode][value=invite]").checked = true;
   });
   document.getElementById("create").addEventListener("submit", (e) => { e.preventDefault(); create(formBody()); });
   // Quick games: you against easy bots, every seat named by its colour in the page's
