@@ -36,7 +36,6 @@ from tikal.server.rating import (
     ranks_from_scores,
     rated_rule_sets,
     rating_params,
-    result_key,
     update,
 )
 
@@ -307,7 +306,7 @@ def test_every_rule_set_keeps_its_own_rating() -> None:
 
 def test_a_rated_result_checks_itself() -> None:
     result = RatedResult("g42", "auction", (50, 70, 70, 10))
-    assert result.key == result_key("g42") and result.ranks == [3, 1, 1, 4]
+    assert result.ranks == [3, 1, 1, 4]
     assert result.rate([initial()] * 4) == update([initial()] * 4, [50, 70, 70, 10])
     assert eval(repr(result)) == result
     with pytest.raises(ValueError, match="not rated"):
@@ -316,29 +315,3 @@ def test_a_rated_result_checks_itself() -> None:
         RatedResult("g42", "demo", (1, 2, 3, 4, 5))
     with pytest.raises(ValueError, match="game's id"):
         RatedResult("", "demo", (1, 2))
-
-
-# ------------------------------------------------------------------ applied once
-
-
-def apply(ledger: dict[str, list[Rating]], result: RatedResult,
-          ratings: list[Rating]) -> list[Rating]:
-    """What the storage layer does in its transaction: rate only under a key not yet held."""
-    if result.key in ledger:
-        return ratings
-    ledger[result.key] = new = result.rate(ratings)
-    return new
-
-
-def test_a_result_submitted_twice_changes_ratings_once() -> None:
-    ledger: dict[str, list[Rating]] = {}
-    result = RatedResult("g7", "standard", (70, 50))
-    once = apply(ledger, result, [initial(), initial()])
-    assert apply(ledger, result, once) == once
-    assert [r.games for r in once] == [1, 1]
-    assert apply(ledger, RatedResult("g8", "standard", (70, 50)), once) != once
-
-
-def test_result_keys_are_stable_and_one_per_game() -> None:
-    assert result_key("g7") == result_key("g7") == "game:g7"
-    assert result_key("g7") != result_key("g70")

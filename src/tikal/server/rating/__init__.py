@@ -1,6 +1,7 @@
-"""Ratings with OpenSkill (issue 28): the pure logic, no storage.  A rating per player and
-rule set (:mod:`.model`), which games count and the key that makes a result count once
-(:mod:`.result`), the parameters (:mod:`.params`, from ``data/ratings.json``)."""
+"""Ratings with OpenSkill (issue 28).  Pure logic: a rating per player and rule set
+(:mod:`.model`), which games count and their checked results (:mod:`.result`), the
+parameters (:mod:`.params`, from ``data/ratings.json``); beside it the storage
+(:mod:`.store`) and the server's side (:mod:`.service`)."""
 
 from .model import (
     Rating,
@@ -21,7 +22,6 @@ from .result import (
     RatedResult,
     is_rated,
     rated_rule_sets,
-    result_key,
 )
 
 __all__ = [
@@ -43,6 +43,5 @@ __all__ = [
     "ranks_from_scores",
     "rated_rule_sets",
     "rating_params",
-    "result_key",
     "update",
 ]

@@ -1,4 +1,4 @@
-"""Which finished games count for ratings, and the key that makes a result count once.
+"""Which finished games count for ratings, and their results checked when made.
 
 A game is rated when every seat is an account or a bot, at least one is an account, its
 creator asked for a rated game and it ended normally (not abandoned or cancelled).  A game
@@ -38,15 +38,6 @@ def is_rated(seat_kinds: Sequence[str], asked: bool, ended_normally: bool) -> bo
     )
 
 
-def result_key(game_id: str) -> str:
-    """The key under which the storage layer records that a game's result was applied: it
-    applies a result only while no row holds this key (both in one transaction), so a result
-    submitted twice changes ratings once."""
-    if not game_id:
-        raise ValueError("a rated result needs the game's id")
-    return f"game:{game_id}"
-
-
 def rated_rule_sets() -> tuple[str, ...]:
     """The rule sets that keep ratings, each its own (a player has one rating per rule set)."""
     return rating_params().rule_sets
@@ -66,13 +57,9 @@ class RatedResult:
             raise ValueError(
                 f"rule set {self.rule_set!r} is not rated; rated: {', '.join(rated_rule_sets())}"
             )
-        result_key(self.game_id)
+        if not self.game_id:
+            raise ValueError("a rated result needs the game's id")
         check_players(len(self.scores))
-
-    @property
-    def key(self) -> str:
-        """See :func:`result_key`."""
-        return result_key(self.game_id)
 
     @property
     def ranks(self) -> list[int]:
