@@ -329,3 +329,47 @@ def test_two_sign_ups_racing_for_one_name_make_one_account(db: str) -> None:
             thread.join()
     assert sorted(answers) == [201, 409]
     assert rows(db, "SELECT COUNT(*) FROM accounts") == [(1,)]
+
+
+# ------------------------------------------------------------------ passkeys (no browser)
+
+
+def test_passkey_options_need_the_session_and_its_csrf_token(db: str,
+                                                             client: TestClient) -> None:
+    assert client.post("/api/account/passkeys/options").status_code == 401  # no session
+    sign_up(client, "Optioned")
+    token = csrf_of(client)
+    assert client.post("/api/account/passkeys/options").json()["code"] == "csrf"
+    answer = client.post("/api/account/passkeys/options", headers={"X-CSRF-Token": token})
+    assert answer.status_code == 200
+    options = answer.json()["options"]
+    assert options["rp"]["id"] == "testserver" and options["user"]["name"] == "Optioned"
+    assert options["authenticatorSelection"]["residentKey"] == "required"
+    assert rows(db, "SELECT purpose FROM passkey_challenges") == [("register",)]
+
+
+def test_a_passkey_answer_that_does_not_verify_changes_nothing(db: str,
+                                                              client: TestClient) -> None:
+    sign_up(client, "Forger")
+    token = csrf_of(client)
+    challenge = client.post("/api/account/passkeys/options",
+                            headers={"X-CSRF-Token": token}).json()["challenge_id"]
+    forged = {"id": "AAAA", "rawId": "AAAA", "type": "public-key",
+              "response": {"clientDataJSON": "e30", "attestationObject": "oA"}}
+    answer = client.post("/api/account/passkeys", headers={"X-CSRF-Token": token},
+                         json={"challenge_id": challenge, "credential": forged})
+    assert answer.status_code == 401 and answer.json()["code"] == "passkey_refused"
+    again = client.post("/api/account/passkeys", headers={"X-CSRF-Token": token},
+                        json={"challenge_id": challenge, "credential": forged})
+    assert again.json()["code"] == "passkey_refused"  # the challenge was used up
+    # a sign-in challenge is not a registration's, nor the other way round
+    sign_in = client.post("/api/account/passkey-signin/options").json()["challenge_id"]
+    swapped = client.post("/api/account/passkeys", headers={"X-CSRF-Token": token},
+                          json={"challenge_id": sign_in, "credential": forged})
+    assert swapped.status_code == 401
+    unknown = client.post("/api/account/passkey-signin",
+                          json={"challenge_id": "nope", "credential": forged})
+    assert unknown.status_code == 401 and unknown.json()["code"] == "passkey_refused"
+    assert rows(db, "SELECT COUNT(*) FROM passkeys") == [(0,)]
+    gone = client.post("/api/account/passkeys/AAAA/delete", headers={"X-CSRF-Token": token})
+    assert gone.status_code == 404

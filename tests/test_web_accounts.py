@@ -166,3 +166,77 @@ def test_a_rated_game_between_two_signed_in_browsers_moves_both_ratings(
     shot(bob, "06-rated-over")
     alice_context.close()
     bob_context.close()
+
+
+def virtual_authenticator(context: Any, page: Any) -> Any:
+    """Chromium's virtual authenticator (CDP ``WebAuthn``): a platform authenticator with
+    resident keys and user verification that always says yes."""
+    cdp = context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable")
+    cdp.send("WebAuthn.addVirtualAuthenticator", {"options": {
+        "protocol": "ctap2", "transport": "internal", "hasResidentKey": True,
+        "hasUserVerification": True, "isUserVerified": True,
+        "automaticPresenceSimulation": True}})
+    return cdp
+
+
+#: One passkey sign-in done by hand in the page: options, the authenticator's answer, and
+#: that answer sent ``times`` (changed by ``tamper`` first); the statuses.
+SIGN_IN_BY_HAND = """async ([times, tamper]) => {
+  const post = (path, body) => fetch(path, { method: "POST", body: JSON.stringify(body || {}),
+    headers: { "Content-Type": "application/json" } });
+  const ceremony = await (await post("/api/account/passkey-signin/options")).json();
+  const credential = await navigator.credentials.get({
+    publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(ceremony.options) });
+  const answer = credential.toJSON();
+  if (tamper) answer.response.userHandle = tamper;
+  const statuses = [];
+  for (let i = 0; i < times; i++) {
+    const r = await post("/api/account/passkey-signin", { challenge_id: ceremony.challenge_id, credential: answer });
+    statuses.push([r.status, (await r.json()).code || null]);
+  }
+  return statuses;
+}"""
+
+
+def test_a_passkey_is_registered_used_listed_and_removed(
+        server: ServerProcess, browser: Any) -> None:
+    """WebAuthn needs a host name (no IP address): the page is opened on localhost."""
+    base = server.url.replace("127.0.0.1", "localhost")
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    problems = errors_of(page)
+    virtual_authenticator(context, page)
+    page.goto(base + "/account")
+    page.wait_for_selector("#signup-form:visible")
+    fill_and_submit(page, "signup", name="Keyholder", password=PASSWORD)
+    page.wait_for_selector("#signed-in:visible")
+    fill_and_submit(page, "passkey", name="laptop")
+    page.wait_for_selector("#passkey-list li[data-passkey]")
+    assert "laptop" in page.inner_text("#passkey-list")
+    shot(page, "07-passkey-added")
+
+    page.click("#signout")
+    page.wait_for_selector("#signin-form:visible")
+    page.click("#passkey-signin")  # no name, no password: the passkey names the account
+    page.wait_for_selector("#signed-in:visible")
+    assert "Keyholder" in page.inner_text("#signed-in-as")
+
+    # the same answer twice: the challenge is used up; a user handle of another account
+    page.click("#signout")
+    page.wait_for_selector("#signin-form:visible")
+    assert page.evaluate(SIGN_IN_BY_HAND, [2, None]) == [[200, None], [401, "passkey_refused"]]
+    other = "dQAAAAAAAAAAAAAAAAA"  # base64url of another account id
+    assert page.evaluate(SIGN_IN_BY_HAND, [1, other]) == [[401, "passkey_refused"]]
+
+    page.goto(base + "/account")
+    page.wait_for_selector("#passkey-list li[data-passkey]")
+    page.click("#passkey-list li[data-passkey] button")
+    page.wait_for_selector("#passkey-list li.hint-text")
+    page.click("#signout")
+    page.wait_for_selector("#signin-form:visible")
+    page.click("#passkey-signin")  # the authenticator still has it; the server no more
+    page.wait_for_selector("#passkey-signin-error:not(:empty)")
+    assert page.inner_text("#passkey-signin-error") == text("accounts.passkey_refused", "en")
+    assert problems == []
+    context.close()

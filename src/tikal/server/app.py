@@ -21,7 +21,9 @@ from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from . import gcstats, routes_api, routes_pages, routes_tutorial, routes_ws
+from .accounts import passkey_routes
 from .accounts import routes as accounts_routes
+from .accounts.passkeys import Passkeys
 from .accounts.service import Accounts
 from .analysis_jobs import AnalysisSettings
 from .bots import Hints
@@ -33,6 +35,7 @@ from .keeper import Keeper
 from .limits import BodyLimit, Limits, LimitSettings
 from .manager import Manager
 from .openapi import allowed_methods, document
+from .rating import routes as rating_routes
 from .rating.service import Ratings
 from .replay import Replays
 from .routes_analysis import install as install_analysis
@@ -218,7 +221,8 @@ def create_app(
     app.state.manager = manager
     app.state.hub = hub
     app.state.storage = store
-    app.state.accounts = Accounts(store, limits)  # accounts/: optional, guests play as ever
+    app.state.accounts = accounts = Accounts(store, limits)  # optional: guests play as ever
+    app.state.passkeys = Passkeys(store, accounts)
     app.state.ratings = ratings = Ratings(store)  # rating/: rated games, rated at their end
     manager.add_end_listener(ratings.game_over)
     app.add_middleware(BodyLimit, body_seconds=limits.settings.body_seconds)
@@ -229,6 +233,8 @@ def create_app(
     app.include_router(routes_ws.router)
     app.include_router(routes_tutorial.router)
     app.include_router(accounts_routes.router)
+    app.include_router(rating_routes.router)
+    app.include_router(passkey_routes.router)
     install_analysis(app, analysis)  # analyses of finished games (routes_analysis.py)
     app.mount("/static", StaticFiles(directory=static_dir()), name="static")
     document(app)  # every status of every operation in /openapi.json (openapi.py)

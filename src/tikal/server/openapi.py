@@ -20,15 +20,16 @@ from ..components import RULE_SET_NAMES, rule_set
 STATUS_TEXT = {
     400: "`bad_request` or `too_deep`: the request is malformed (its JSON, a field's type, "
          "a header too long)",
-    401: "`not_signed_in` (no live session) or `bad_credentials` (a wrong name or password: "
-         "one answer for both)",
+    401: "`not_signed_in` (no live session), `bad_credentials` (a wrong name or password: "
+         "one answer for both) or `passkey_refused` (a passkey answer that does not verify, "
+         "or a challenge unknown, used or run out)",
     403: "`bad_token`, `forbidden` or `not_your_turn`: the token may not do this; `csrf`: a "
          "change made with the session cookie without its CSRF token, or from another "
          "site; `bad_credentials`: the account's password was not proven",
     404: "`unknown_game`, `no_frame` or `not_found`: no such game, replay, frame or step",
     409: "`stale` (the move is for another state; `state` is the current one), "
-         "`not_finished`, `analysis_running`, or `name_taken` (an account has this name or "
-         "one that looks like it)",
+         "`not_finished`, `analysis_running`, `name_taken` (an account has this name or "
+         "one that looks like it) or `too_many_passkeys`",
     408: "`timeout`: the body did not arrive in time (docs/web.md, Limits)",
     413: "`too_large`: the body is over the limit (docs/web.md, Limits)",
     422: "`illegal`, `bad_action`, `bad_record`, `bad_request`, `name_invalid`, "

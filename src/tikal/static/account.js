@@ -59,6 +59,53 @@
     }
   }
 
+  // Passkeys: the browser's own JSON forms of the WebAuthn options and answers.
+  const passkeysWork = () => window.PublicKeyCredential && PublicKeyCredential.parseCreationOptionsFromJSON;
+
+  async function passkeyList() {
+    const box = el("passkey-list");
+    box.replaceChildren();
+    let keys = [];
+    try { keys = (await TK.api("/api/account/passkeys")).passkeys; } catch (e) { keys = []; }
+    if (!keys.length) { box.append(h("li", { class: "hint-text" }, TK.t("account.no_passkeys"))); return; }
+    for (const key of keys) {
+      const remove = h("button", { class: "btn small", type: "button" }, TK.t("account.remove_passkey", { name: key.name }));
+      remove.addEventListener("click", async () => {
+        try { await send(`/api/account/passkeys/${encodeURIComponent(key.id)}/delete`); } catch (err) { TK.toast(err.message, "error"); return; }
+        await passkeyList(); said("account.passkey_removed");
+      });
+      const added = new Date(key.created * 1000).toLocaleDateString(TK.lang);
+      box.append(h("li", { "data-passkey": key.id }, h("span", {}, key.name), h("span", { class: "meta" }, TK.t("account.passkey_added_on", { date: added })), remove));
+    }
+  }
+
+  async function addPasskey(data) {
+    if (!passkeysWork()) throw new Error(TK.t("account.passkey_unsupported"));
+    const ceremony = await send("/api/account/passkeys/options");
+    let credential;
+    try {
+      credential = await navigator.credentials.create({ publicKey: PublicKeyCredential.parseCreationOptionsFromJSON(ceremony.options) });
+    } catch (e) { throw new Error(TK.t("account.passkey_cancelled")); }
+    await send("/api/account/passkeys", { challenge_id: ceremony.challenge_id, credential: credential.toJSON(), name: data.get("name") || "" });
+    el("passkey-form").reset();
+    await passkeyList(); said("account.passkey_added");
+  }
+
+  async function passkeySignIn() {
+    const box = el("passkey-signin-error");
+    box.textContent = "";
+    try {
+      if (!passkeysWork()) throw new Error(TK.t("account.passkey_unsupported"));
+      const ceremony = await send("/api/account/passkey-signin/options");
+      let credential;
+      try {
+        credential = await navigator.credentials.get({ publicKey: PublicKeyCredential.parseRequestOptionsFromJSON(ceremony.options) });
+      } catch (e) { throw new Error(TK.t("account.passkey_cancelled")); }
+      await send("/api/account/passkey-signin", { challenge_id: ceremony.challenge_id, credential: credential.toJSON() });
+      await show(); said("account.done_signed_in");
+    } catch (err) { box.textContent = (err.data && err.data.message) || err.message; }
+  }
+
   async function show() {
     try { me = await TK.api("/api/account"); } catch (e) { me = { signed_in: false }; }
     el("signed-out").hidden = me.signed_in;
@@ -66,7 +113,7 @@
     el("account-link").textContent = me.signed_in ? me.name : TK.t("nav.account");
     if (me.signed_in) {
       el("signed-in-as").replaceChildren(...TK.tn("account.signed_in_as", { name: h("strong", {}, me.name) }));
-      await seatsList();
+      await Promise.all([seatsList(), passkeyList()]);
     }
   }
 
@@ -87,6 +134,8 @@
     el("password-form").reset();
     await show(); said("account.done_password");
   });
+  handle(el("passkey-form"), addPasskey);
+  el("passkey-signin").addEventListener("click", passkeySignIn);
   handle(el("delete-form"), async (data) => {
     if (!window.confirm(TK.t("account.delete_confirm"))) return;
     await send("/api/account/delete", { password: data.get("password") });

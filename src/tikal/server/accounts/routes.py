@@ -151,7 +151,7 @@ async def sign_up(request: Request, response: Response, body: Credentials) -> di
     old = request.cookies.get(cookie_name(request))
     opened = await accounts_of(request).sign_up(
         body.name, body.password, client_of(request), claims(body.seats),
-        replaces=_digest_or_none(old))
+        replaces=digest_or_none(old))
     set_session(request, response, opened)
     return me(opened)
 
@@ -164,7 +164,7 @@ async def sign_in(request: Request, response: Response, body: Credentials) -> di
     old = request.cookies.get(cookie_name(request))
     opened = await accounts_of(request).sign_in(
         body.name, body.password, client_of(request), claims(body.seats),
-        replaces=_digest_or_none(old))
+        replaces=digest_or_none(old))
     set_session(request, response, opened)
     return me(opened)
 
@@ -229,5 +229,5 @@ async def my_seats(request: Request) -> dict[str, Any]:
     return {"seats": [{"game": game, "seat": seat} for game, seat in seats]}
 
 
-def _digest_or_none(secret: str | None) -> str | None:
+def digest_or_none(secret: str | None) -> str | None:
     return digest_of(secret) if secret else None

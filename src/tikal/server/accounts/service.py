@@ -106,7 +106,7 @@ class Accounts:
             raise _name_taken(wanted.shown)  # taken meanwhile (another request, process)
         account = Account(account_id, wanted.shown)
         await self._db(self.store.claim, account_id, seats)
-        return await self._open(account, replaces)
+        return await self.start_session(account, replaces)
 
     async def sign_in(self, name: str, password: str, client: str,
                       seats: Sequence[tuple[str, str]] = (),
@@ -124,9 +124,10 @@ class Accounts:
                            await passwords.hashed(password))
         account = Account(row.account_id, row.name)
         await self._db(self.store.claim, row.account_id, seats)
-        return await self._open(account, replaces)
+        return await self.start_session(account, replaces)
 
-    async def _open(self, account: Account, replaces: str | None) -> SignedIn:
+    async def start_session(self, account: Account, replaces: str | None) -> SignedIn:
+        """A new session for ``account`` (ending the one it ``replaces``: no fixation)."""
         secret, csrf = secrets.token_urlsafe(32), secrets.token_urlsafe(24)
         now = self.clock()
         expires = now + settings()["session"]["lifetime_days"] * DAY
@@ -166,7 +167,7 @@ class Accounts:
         account_id = current.account.account_id
         await self._db(self.store.set_password, account_id, await passwords.hashed(new))
         await self._db(self.store.end_sessions, account_id)
-        return await self._open(current.account, None)
+        return await self.start_session(current.account, None)
 
     async def delete(self, current: Current, password: str, client: str) -> None:
         """The account deleted (its password proven): name and password forgotten,

@@ -88,14 +88,16 @@ class AccountStore:
                   (password, account_id), write=True)
 
     def delete(self, account_id: str, now: float) -> None:
-        """Forget the account's name and password and end its sessions; the row stays, so
-        its seats in stored games show a deleted player (and the name is free again)."""
+        """Forget the account's name, password and passkeys and end its sessions; the row
+        stays, so its seats in stored games show a deleted player (and the name is free
+        again)."""
         def work(db: Db) -> None:
             db.execute(self.storage.sql(
                 "UPDATE accounts SET name = NULL, handle = NULL, skeleton = NULL, "
                 "password = NULL, deleted = ? WHERE id = ?"), (now, account_id))
-            db.execute(self.storage.sql("DELETE FROM account_sessions WHERE account_id = ?"),
-                       (account_id,))
+            for table in ("account_sessions", "passkeys"):
+                db.execute(self.storage.sql(f"DELETE FROM {table} WHERE account_id = ?"),
+                           (account_id,))
 
         self.storage.transaction(work)
 

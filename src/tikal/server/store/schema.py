@@ -260,6 +260,25 @@ MIGRATIONS: tuple[Migration, ...] = (
             asked_by TEXT NOT NULL,
             applied {real})"""),
     )),
+    Migration(6, "passkeys (WebAuthn) and their one-use challenges", (
+        # id: the credential's id (base64url); public_key: COSE, base64url; sign_count:
+        # the authenticator's counter (a lower one is a cloned key: refused)
+        Statement("""CREATE TABLE IF NOT EXISTS passkeys (
+            id TEXT PRIMARY KEY,
+            account_id TEXT NOT NULL REFERENCES accounts(id),
+            public_key TEXT NOT NULL,
+            sign_count {bigint} NOT NULL,
+            name TEXT NOT NULL,
+            created {real} NOT NULL,
+            used {real})"""),
+        Statement("CREATE INDEX IF NOT EXISTS passkeys_account ON passkeys (account_id)"),
+        Statement("""CREATE TABLE IF NOT EXISTS passkey_challenges (
+            id TEXT PRIMARY KEY,
+            challenge TEXT NOT NULL,
+            purpose TEXT NOT NULL,
+            account_id TEXT,
+            expires {real} NOT NULL)"""),
+    )),
 )
 #: The schema this version writes: the number of its last migration.
 LATEST = MIGRATIONS[-1].number
