@@ -192,7 +192,8 @@ SIGN_IN_BY_HAND = """async ([times, tamper]) => {
   if (tamper) answer.response.userHandle = tamper;
   const statuses = [];
   for (let i = 0; i < times; i++) {
-    const r = await post("/api/account/passkey-signin", { challenge_id: ceremony.challenge_id, credential: answer });
+    const r = await post("/api/account/passkey-signin",
+      { challenge_id: ceremony.challenge_id, credential: answer });
     statuses.push([r.status, (await r.json()).code || null]);
   }
   return statuses;
