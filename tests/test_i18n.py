@@ -59,6 +59,8 @@ SAME_AS_ENGLISH = {
     ("de", "web.ap.short"), ("ja", "web.ap.short"), ("de", "web.keys.tab_key"),
     ("ja", "web.keys.tab_key"), ("de", "web.keys.escape_key"), ("ja", "web.keys.escape_key"),
     ("ja", "web.keys.rotate_key"), ("de", "colour.orange"),  # "Orange" is German too
+    ("de", "web.index.bot_rated"), ("de", "web.account.name"),  # "Name" is German too
+    ("de", "web.account.passkeys"),  # the word German sites use for WebAuthn credentials
 }
 
 

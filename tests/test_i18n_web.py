@@ -18,6 +18,7 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from test_i18n import SAME_AS_ENGLISH
 from tikal import IllegalAction
 from tikal.messages import LANGUAGES, Message, catalog, counters, render, text
 from tikal.rulebook import rule_ids
@@ -33,14 +34,9 @@ pytestmark = pytest.mark.filterwarnings("ignore::DeprecationWarning")
 TRANSLATED = [lang for lang in LANGUAGES if lang != "en"]
 SRC = Path(__file__).resolve().parents[1] / "src" / "tikal"
 #: Keys whose text is rightly the same in a language and in English (AP, "Bot", key caps).
-SAME = {("de", "web.cost"), ("ja", "web.cost"), ("de", "web.index.bot"),
-        ("de", "web.index.ruleset_line"), ("de", "term.col.camps"), ("de", "term.with_cost"),
-        ("de", "cli.arena.ray"), ("de", "web.ap.short"), ("ja", "web.ap.short"),
-        ("de", "web.keys.tab_key"), ("ja", "web.keys.tab_key"), ("de", "web.keys.escape_key"),
-        ("ja", "web.keys.escape_key"), ("ja", "web.keys.rotate_key"),
-        # placeholders and signs only: a tile letter and its count, a sum
-        ("de", "web.progress.letter"), ("de", "web.summary.cell"), ("ja", "web.summary.cell"),
-        ("de", "colour.orange")}  # "Orange" is German too
+SAME = SAME_AS_ENGLISH | {
+    # placeholders and signs only: a tile letter and its count, a sum
+    ("de", "web.progress.letter"), ("de", "web.summary.cell"), ("ja", "web.summary.cell")}
 
 
 #: Words that are the same in English and another language (a seat's colour).

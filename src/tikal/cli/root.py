@@ -9,7 +9,7 @@ from __future__ import annotations
 import typer
 
 from ..messages import text
-from . import analyze, bots, db, engine, loadtest, play, rules, strength, tune, web
+from . import analyze, bots, db, engine, loadtest, play, ratings, rules, strength, tune, web
 from .common import console, language_of
 from .extras import extra_providing
 
@@ -32,6 +32,7 @@ def build_app() -> typer.Typer:
     tune.register(app)
     web.register(app)
     db.register(app)
+    ratings.register(app)
     loadtest.register(app)
     return app
 

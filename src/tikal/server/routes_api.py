@@ -20,6 +20,7 @@ from .errors import ServerError
 from .i18n import request_language
 from .limits import MAX_NAME, parse_json
 from .openapi import MAX_JSON_INT, Integer, errors, option_schema, record_schema, rule_set_names
+from .rating.bots import bot_ratings
 from .rating.service import Ratings
 from .replay import download_record
 from .round.texts import colour_name, rule_set_json
@@ -118,8 +119,10 @@ def meta(language: str = "en") -> dict[str, Any]:
 async def get_meta(request: Request) -> dict[str, Any]:
     """Seat looks (colour, shape, ...), rule sets (players, options, costs), bot levels,
     the hint bot and the version; texts in the language of ``?lang=`` (else the
-    ``tikal_lang`` cookie, else ``Accept-Language``)."""
-    return meta(request_language(request))
+    ``tikal_lang`` cookie, else ``Accept-Language``); ``bot_ratings``: each level's
+    rating per rule set it has one in (``tikal ratings calibrate``, then rated games)."""
+    ratings = await asyncio.to_thread(bot_ratings, request.app.state.ratings.store)
+    return {**meta(request_language(request)), "bot_ratings": ratings}
 
 
 @router.get("/rules", tags=["rules"])

@@ -113,6 +113,7 @@
     el("account-link").textContent = me.signed_in ? me.name : TK.t("nav.account");
     if (me.signed_in) {
       el("signed-in-as").replaceChildren(...TK.tn("account.signed_in_as", { name: h("strong", {}, me.name) }));
+      el("my-profile").href = "/players/" + encodeURIComponent(me.name);
       await Promise.all([seatsList(), passkeyList()]);
     }
   }

@@ -15,11 +15,20 @@ function seatLook(i) {
   return { ...look, colour_name: (META.colour_names || [])[i % META.seats.length] || look.name };
 }
 
+// A bot level as the seat list offers it: with its rating in the chosen rule set, once it
+// has one (calibrated by `tikal ratings calibrate`, then moved by rated games).
+function botLabel(level) {
+  const rated = ((META.bot_ratings || {})[level] || {})[rulesName()];
+  if (!rated) return TK.t("index.bot", { level: TK.levelName(level) });
+  const key = rated.provisional ? "index.bot_rated_provisional" : "index.bot_rated";
+  return TK.t(key, { level: TK.levelName(level), rating: new Intl.NumberFormat(document.documentElement.lang).format(rated.shown) });
+}
+
 function seatRow(i, kind, level) {
   const look = seatLook(i);
   const sel = h("select", { name: "kind", "aria-label": TK.t("index.seat_kind", { seat: i + 1 }) });
   sel.append(h("option", { value: "human" }, TK.t("index.human")));
-  for (const b of META.bots) sel.append(h("option", { value: "bot:" + b }, TK.t("index.bot", { level: TK.levelName(b) })));
+  for (const b of META.bots) sel.append(h("option", { value: "bot:" + b }, botLabel(b)));
   sel.value = kind === "bot" ? "bot:" + (level || opponent()) : "human";
   return h("div", { class: "seat-row", "data-seat": i }, TK.chip(look),
     h("input", { name: "name", placeholder: look.colour_name, maxlength: 24, "aria-label": TK.t("index.seat_name", { seat: i + 1 }) }), sel, h("span", { class: "hint-text" }, TK.t("index.seat", { seat: i + 1 })));
