@@ -76,6 +76,9 @@ PAGES = {
     "rules-ja": ("/rules/ja", "main.rules"),
     "account": ("/account", "#signup-form:visible"),
     "account-ja": ("/account?lang=ja", "#signup-form:visible"),
+    "leaderboard": ("/leaderboard", "#rule-sets"),
+    "leaderboard-de": ("/leaderboard?rules=auction&lang=de", "#rule-sets"),
+    "bot-profile": ("/players/bot:greedy", "#profile-name"),
 }
 
 

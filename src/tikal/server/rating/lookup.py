@@ -93,6 +93,19 @@ class PlayerLookup:
                            (account_id, limit))
         return _merged(playing) + _merged(others)
 
+    def seat_accounts(self, game_ids: Sequence[str]) -> dict[str, dict[int, str | None]]:
+        """Per game, the accounts on its claimed seats: seat -> name (None: deleted), so a
+        game list names the people, not the seat names typed at creation."""
+        if not game_ids:
+            return {}
+        marks = ", ".join("?" for _ in game_ids)
+        rows = self._all("SELECT c.game_id, c.seat, a.name FROM seat_accounts c JOIN accounts a "
+                         f"ON a.id = c.account_id WHERE c.game_id IN ({marks})", tuple(game_ids))
+        found: dict[str, dict[int, str | None]] = {}
+        for row in rows:
+            found.setdefault(row["game_id"], {})[int(row["seat"])] = row["name"]
+        return found
+
     def bot_games(self, level: str, limit: int = GAMES_LISTED,
                   window: int = BOT_WINDOW) -> list[GameRow]:
         """The latest games with a bot of ``level`` among the latest ``window`` games."""

@@ -197,9 +197,33 @@ def rating_card(name: str, entry: dict[str, Any], language: str) -> ET.Element:
     return card
 
 
-def players_line(game: dict[str, Any], language: str) -> str:
-    names = [shown_name(p["name"], p["bot"], p["level"], language) for p in game["players"]]
-    return text("web.profile.players", language, names=format_list(names, locale=language))
+def seat_name(seat: dict[str, Any], language: str) -> str:
+    if seat["deleted"]:
+        return text("web.profile.deleted_player", language)
+    return seat["account"] or shown_name(seat["name"], seat["bot"], seat["level"], language)
+
+
+def players_line(game: dict[str, Any], language: str) -> ET.Element:
+    """"Players: A, B and Bot: easy" with each account and bot linked to its profile: the
+    list is formatted with placeholders, then each placeholder becomes its link (a name is
+    never parsed as markup)."""
+    seats = game["players"]
+    marks = [f"\x00{i}\x00" for i in range(len(seats))]
+    line = text("web.profile.players", language, names=format_list(marks, locale=language))
+    out = h("span", {"class": "meta"})
+    pieces = line.split("\x00")
+    out.text = pieces[0]
+    last: ET.Element | None = None
+    for index, piece in enumerate(pieces[1:]):
+        if index % 2 == 0:  # a seat's number
+            seat = seats[int(piece)]
+            name = seat_name(seat, language)
+            last = h("a", {"href": seat["profile"]}, name) if seat["profile"] else \
+                h("span", {"class": "seat-name"}, name)
+            out.append(last)
+        elif last is not None:
+            last.tail = piece
+    return out
 
 
 def game_links(game: dict[str, Any], language: str) -> list[ET.Element]:
@@ -221,7 +245,7 @@ def game_item(game: dict[str, Any], language: str) -> ET.Element:
     return h("li", {"class": "playing" if playing else "over", "data-game": game["id"]},
              status, " ", h("strong", {}, rules_name(game["rules"], language)), " ",
              when(game["updated"], language), " ",
-             h("span", {"class": "meta"}, players_line(game, language)),
+             players_line(game, language),
              *game_links(game, language))
 
 

@@ -15,7 +15,7 @@ from urllib.parse import quote
 
 from ...bots import BOT_NAMES
 from ..accounts.names import handle_of
-from .lookup import GAMES_LISTED, GameRow, PlayerLookup
+from .lookup import GAMES_LISTED, GameRow, PlayerLookup, Seat
 from .model import is_provisional
 from .result import rated_rule_sets
 from .store import BOT_PREFIX, HistoryPoint, RatingStore, Standing, bot_player
@@ -86,16 +86,27 @@ def rating_entry(rules: str, standing: Standing, history: list[HistoryPoint]) ->
     }
 
 
-def game_entry(game: GameRow) -> dict[str, Any]:
+def seat_entry(seat: Seat, claimed: bool, account: str | None) -> dict[str, Any]:
+    """A seat as the list shows it: the account on it (linked to its profile), a deleted
+    account, or the name typed at creation (a guest's, a bot's)."""
+    return {"name": seat.name, "bot": seat.kind == "bot", "level": seat.level,
+            "account": account, "deleted": claimed and account is None,
+            "profile": profile_url(account) if account else
+            profile_url(BOT_PREFIX + seat.level) if seat.kind == "bot" and seat.level else None}
+
+
+def game_entry(game: GameRow, accounts: dict[int, str | None] | None = None) -> dict[str, Any]:
     """A game of the list, with its links: watched while in progress, its replay, and
-    the replay's analysis panel once finished (replay.html's ``#analysis``)."""
+    the replay's analysis panel once finished (replay.html's ``#analysis``);
+    ``accounts``: the accounts on its claimed seats (seat -> name, None when deleted)."""
+    claimed = accounts or {}
     replay = f"/replay/{quote(game.game_id)}"
     return {
         "id": game.game_id, "rules": game.rules, "status": game.status,
         "in_progress": game.in_progress, "created": game.created, "updated": game.updated,
         "seats": list(game.seats),
-        "players": [{"name": s.name, "bot": s.kind == "bot", "level": s.level}
-                    for s in game.players],
+        "players": [seat_entry(s, i in claimed, claimed.get(i))
+                    for i, s in enumerate(game.players)],
         "play_url": f"/play/{quote(game.game_id)}" if game.in_progress else None,
         "replay_url": replay,
         "analysis_url": None if game.in_progress else replay + "#analysis",
@@ -126,10 +137,12 @@ def profile(lookup: PlayerLookup, store: RatingStore, player: Player,
     ratings = [rating_entry(rules, standings[rules], store.history(player.player, rules))
                for rules in ordered_rules(standings)]
     mine = viewer is not None and viewer == player.account_id
+    games = games_of(lookup, player, mine)
+    accounts = lookup.seat_accounts([g.game_id for g in games])
     return {
         "name": player.name, "bot": player.account_id is None, "level": player.level,
         "mine": mine, "ratings": ratings,
         "games_rated": sum(r["games"] for r in ratings),
         "games_won": sum(r["wins"] for r in ratings),
-        "games": [game_entry(g) for g in games_of(lookup, player, mine)],
+        "games": [game_entry(g, accounts.get(g.game_id)) for g in games],
     }

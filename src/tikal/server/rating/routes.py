@@ -69,9 +69,12 @@ class RatingOut(BaseModel):
 
 
 class SeatOut(BaseModel):
-    name: str
+    name: str = Field(..., description="the seat's name as typed at creation")
     bot: bool
     level: str | None = None
+    account: str | None = Field(None, description="the account on the seat, if one claimed it")
+    deleted: bool = Field(..., description="claimed by an account since deleted")
+    profile: str | None = Field(None, description="the profile page of the account or bot")
 
 
 class GameOut(BaseModel):
