@@ -35,8 +35,11 @@ def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
     yield from database_of_kind(request.param, tmp_path)
 
 
-def client_on(db: str, limits: LimitSettings = GENEROUS) -> TestClient:
-    return TestClient(create_app(db, bot_delay=0.0, limit_settings=limits))
+def client_on(db: str, limits: LimitSettings = GENEROUS, shipped: bool = False) -> TestClient:
+    """A server on ``db``; its bots start unrated unless ``shipped`` (the ratings tests
+    count from nothing; tikal serve gives them the shipped ratings)."""
+    return TestClient(create_app(db, bot_delay=0.0, limit_settings=limits,
+                                 shipped_bot_ratings=shipped))
 
 
 @pytest.fixture

@@ -161,7 +161,7 @@ def test_a_result_left_unrated_by_a_stop_is_rated_at_the_next_start(db: str) -> 
 def _app(db: str) -> Any:
     from tikal.server import create_app
 
-    return create_app(db, bot_delay=0.0, limit_settings=GENEROUS)
+    return create_app(db, bot_delay=0.0, limit_settings=GENEROUS, shipped_bot_ratings=False)
 
 
 def _execute(db: str, statement: str) -> None:

@@ -6,22 +6,27 @@ played through the HTTP API; the pages are read as a browser gets them.
 
 from __future__ import annotations
 
+import json
 import re
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
 from html.parser import HTMLParser
+from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
+from typer.testing import CliRunner
 
 from pg_helpers import database_of_kind
 from test_accounts import PASSWORD, client_on, create_invite_game, csrf_of, sign_up
 from test_i18n_web import Visible, leftovers
 from test_ratings_games import account_id, play_to_the_end, rated_game
+from tikal.cli import app as cli
 from tikal.messages import text
 from tikal.server.rating import display
+from tikal.server.rating.bots import shipped_ratings
 from tikal.server.rating.graph import rating_graph
 from tikal.server.rating.model import Rating
 from tikal.server.rating.pages import leaderboard_page, profile_page
@@ -371,3 +376,63 @@ def test_the_rating_shown_is_the_display_rating_of_the_stored_one(sqlite_db: str
         store.set(bot_player("easy"), "demo", rating, wins=2)
         (entry,) = client.get("/api/ratings/demo").json()["players"]
         assert entry["rating"] == display(rating) and entry["wins"] == 2
+
+
+# ---------------------------------------------------------------- the shipped bot ratings
+
+
+def shipped_board(rules: str) -> list[tuple[str, int]]:
+    """The bots of the package's data/bot_ratings.json in a rule set, best first."""
+    found = [(player, display(rating)) for player, name, rating, _ in shipped_ratings()
+             if name == rules]
+    return sorted(found, key=lambda entry: (-entry[1], entry[0]))
+
+
+def test_a_new_server_shows_every_bot_with_its_shipped_rating(db: str) -> None:
+    with client_on(db, shipped=True) as client:
+        meta = client.get("/api/meta").json()
+        for rules in ("standard", "auction", "demo"):
+            board = client.get(f"/api/ratings/{rules}").json()
+            assert [(e["name"], e["rating"]) for e in board["players"]] == shipped_board(rules)
+            assert {e["level"] for e in board["players"]} == set(meta["bots"])
+        bot = client.get("/api/players/bot:hard").json()
+        assert {r["rules"] for r in bot["ratings"]} == {"standard", "auction", "demo"}
+        assert all(r["history"] == [] for r in bot["ratings"])  # no game played here yet
+        page = client.get("/players/bot:hard").text
+        assert "rating-graph" not in page and 'id="rating-standard"' in page
+
+
+def test_the_shipped_ratings_never_overwrite_what_games_moved(db: str) -> None:
+    with client_on(db, shipped=True) as alice:
+        sign_up(alice, "Alice")
+        game = rated_game(alice, {"kind": "bot", "level": "random"}).json()
+        play_to_the_end(alice, game, {0: game["seats"][0]["token"]})
+        moved = store_of(alice).rating(bot_player("random"), "demo")
+    (start,) = [r for p, rules, r, _ in shipped_ratings()
+                if p == bot_player("random") and rules == "demo"]
+    assert moved.games == start.games + 1 and moved != start
+    with client_on(db, shipped=True) as again:  # a restart (or a second process) seeds again
+        assert store_of(again).rating(bot_player("random"), "demo") == moved
+        assert store_of(again).seed(shipped_ratings()) == 0
+
+
+def test_tikal_ratings_export_writes_the_shipped_form(sqlite_db: str, tmp_path: Path) -> None:
+    with client_on(sqlite_db, shipped=True):
+        pass  # started once: the bots have the shipped ratings
+    out = tmp_path / "bots.json"
+    done = CliRunner().invoke(cli, ["ratings", "export", "--db", sqlite_db, "--out", str(out),
+                                    "--about", "a test", "--lang", "en"])
+    assert done.exit_code == 0, done.output
+    written = json.loads(out.read_text("utf-8"))
+    package = json.loads(resources.files("tikal").joinpath("data", "bot_ratings.json")
+                         .read_text("utf-8"))
+    assert written == {"about": "a test", "ratings": package["ratings"]}
+    assert text("cli.ratings.exported", "en", path=str(out), count=18).split("(")[0] in \
+        done.output.replace("\n", "")
+
+
+def test_tikal_ratings_export_of_no_bot_ratings_says_so(tmp_path: Path) -> None:
+    done = CliRunner().invoke(cli, ["ratings", "export", "--db", str(tmp_path / "new.sqlite3"),
+                                    "--out", str(tmp_path / "bots.json"), "--lang", "de"])
+    assert done.exit_code != 0 and not (tmp_path / "bots.json").exists()
+    assert text("cli.ratings.none", "de").split(":")[0] in done.output

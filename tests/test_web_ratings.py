@@ -2,7 +2,8 @@
 demo game against a bot to the end in the page, then finds both on the leaderboard, opens
 the profiles (rating graph, game list with its replay), in English, German and Japanese,
 axe-checked; the rule-set switcher answers the arrow keys; the seat menu shows the bot's
-rating.  Chromium through Playwright; screenshots go to ``artifacts/web-ratings/``.
+rating (the bots start with the shipped ratings, as on every new server).  Chromium
+through Playwright; screenshots go to ``artifacts/web-ratings/``.
 """
 
 from __future__ import annotations
@@ -18,7 +19,9 @@ from test_i18n_web import leftovers
 from test_web_a11y import serious
 from test_web_accounts import signed_up_page
 from test_web_e2e import play_simple_turn
+from tikal.bots import BOT_NAMES
 from tikal.messages import text
+from tikal.server.rating.bots import shipped_ratings
 from web_helpers import ARTIFACTS, ServerProcess, chromium, errors_of, serve, state
 
 pytestmark = pytest.mark.browser
@@ -38,6 +41,14 @@ def browser() -> Iterator[Any]:
 
 def shot(page: Any, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def shipped_games(level: str, rules: str = "demo") -> int:
+    """Games behind a level's shipped rating (data/bot_ratings.json), which a new server
+    starts the level with."""
+    (games,) = [r.games for p, name, r, _ in shipped_ratings()
+                if p == f"bot:{level}" and name == rules]
+    return games
 
 
 def demo_ratings(server: ServerProcess) -> dict[str, int]:
@@ -74,7 +85,7 @@ def played(server: ServerProcess, browser: Any) -> Iterator[dict[str, Any]]:
         else:
             time.sleep(0.05)
     deadline = time.monotonic() + 10
-    while len(demo_ratings(server)) < 2 and time.monotonic() < deadline:
+    while len(demo_ratings(server)) < 1 + len(BOT_NAMES) and time.monotonic() < deadline:
         time.sleep(0.05)
     shot(page, "01-rated-game-over")
     yield {"context": context, "page": page, "game": game_id, "problems": problems,
@@ -84,17 +95,19 @@ def played(server: ServerProcess, browser: Any) -> Iterator[dict[str, Any]]:
 
 def test_a_rated_game_against_a_bot_puts_both_on_the_leaderboard(
         server: ServerProcess, played: dict[str, Any]) -> None:
-    assert sorted(demo_ratings(server).values()) == [1, 1]
-    assert "bot:random" in demo_ratings(server)
+    games = demo_ratings(server)
+    assert games["bot:random"] == shipped_games("random") + 1  # the shipped ones, then ours
+    assert sorted(n for p, n in games.items() if not p.startswith("bot:")) == [1]
     page = played["page"]
     page.goto(server.url + "/leaderboard?rules=demo")
     page.wait_for_selector("#ratings-table tbody tr")
     rows = page.locator("#ratings-table tbody tr")
-    assert rows.count() == 2
-    names = [rows.nth(i).locator("td").nth(1).locator("a").inner_text() for i in range(2)]
-    bot = text("web.index.bot", "en", level=text("web.level.random", "en"))
-    assert sorted(names) == sorted([PLAYER, bot])
-    assert page.locator("#ratings-table tr.bot").count() == 1
+    assert rows.count() == 1 + len(BOT_NAMES)  # the player and every bot level
+    names = [rows.nth(i).locator("td").nth(1).locator("a").inner_text()
+             for i in range(rows.count())]
+    bots = [text("web.index.bot", "en", level=text(f"web.level.{b}", "en")) for b in BOT_NAMES]
+    assert sorted(names) == sorted([PLAYER, *bots])
+    assert page.locator("#ratings-table tr.bot").count() == len(BOT_NAMES)
     assert page.locator("#rule-sets a[aria-current=page]").inner_text() == text(
         "web.ruleset.demo", "en")
     assert page.get_attribute("#my-profile", "href") == f"/players/{PLAYER}"
@@ -127,12 +140,15 @@ def test_the_seat_menu_shows_the_bots_rating(server: ServerProcess, played: dict
     label = page.locator("#seats .seat-row:nth-child(2) option[value='bot:random']").inner_text()
     ratings = page.evaluate("() => fetch('/api/meta').then(r => r.json())")["bot_ratings"]
     random = ratings["random"]["demo"]
-    assert random["games"] == 1 and random["provisional"]  # the one game just played
-    assert label == text("web.index.bot_rated_provisional", "en",
+    assert random["games"] == shipped_games("random") + 1 and not random["provisional"]
+    assert label == text("web.index.bot_rated", "en",
                          level=text("web.level.random", "en"), rating=f"{random['shown']:,}")
-    page.check("#rulesets input[value=standard]")  # no rating there: the plain label
+    page.check("#rulesets input[value=standard]")  # its standard rating: the shipped one
     label = page.locator("#seats .seat-row:nth-child(2) option[value='bot:random']").inner_text()
-    assert label == text("web.index.bot", "en", level=text("web.level.random", "en"))
+    standard = ratings["random"]["standard"]
+    assert standard["games"] == shipped_games("random", "standard")
+    assert label == text("web.index.bot_rated", "en",
+                         level=text("web.level.random", "en"), rating=f"{standard['shown']:,}")
 
 
 @pytest.mark.parametrize("language", ["de", "ja"])

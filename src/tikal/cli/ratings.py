@@ -8,7 +8,9 @@ Only input and output live here; the games and the ratings are
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -49,6 +51,7 @@ def register(app: typer.Typer) -> None:
                           no_args_is_help=True)
     ratings.command("calibrate")(calibrate)
     ratings.command("show")(show)
+    ratings.command("export")(export)
     ratings.command("bench")(bench)
     app.add_typer(ratings, name="ratings")
 
@@ -121,6 +124,33 @@ def show(db: DbOption = "tikal.sqlite3", rules: RulesOption = None,
         console().print(escape(say("ratings.none", language)), soft_wrap=True)
         return
     console().print(ratings_table(rows, say("ratings.title", language), language))
+
+
+def export(
+    out: Annotated[Path, typer.Option(help="The JSON file to write (the form of the shipped "
+                                      "data/bot_ratings.json).")],
+    db: DbOption = "tikal.sqlite3",
+    about: Annotated[str, typer.Option(help="What the ratings come from (kept in the "
+                                       "file).")] = "",
+    lang: LangOption = None,
+) -> None:
+    """Write the stored bot ratings as a file a new server starts with (the package's
+    data/bot_ratings.json is one: a calibration, exported)."""
+    from ..server.rating.bots import exported
+    from ..server.rating.store import RatingStore
+
+    language = language_of(lang)
+    storage = _open(db, language)
+    try:
+        data = exported(RatingStore(storage), about)
+    finally:
+        storage.close()
+    if not data["ratings"]:
+        raise fail(say("ratings.none", language), language)
+    out.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    count = sum(len(levels) for levels in data["ratings"].values())
+    console().print(escape(say("ratings.exported", language, count=count, path=str(out))),
+                    soft_wrap=True)
 
 
 def bench(

@@ -36,6 +36,7 @@ from .limits import BodyLimit, Limits, LimitSettings
 from .manager import Manager
 from .openapi import allowed_methods, document
 from .rating import routes as rating_routes
+from .rating.bots import seed_bot_ratings
 from .rating.service import Ratings
 from .replay import Replays
 from .routes_analysis import install as install_analysis
@@ -52,6 +53,8 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     cluster = start_cluster(svc.storage, svc.manager)
     await asyncio.to_thread(svc.manager.resume_all)
     await asyncio.to_thread(app.state.ratings.mend, svc.manager)  # ended while stopped
+    if app.state.shipped_bot_ratings:  # a new server's bots are rated from the start
+        await asyncio.to_thread(seed_bot_ratings, app.state.ratings.store)
     sweeper = asyncio.create_task(svc.keeper.run())
     collector = (asyncio.create_task(collect_now_and_then())
                  if old_generations_left_to_the_server() else None)
@@ -194,13 +197,15 @@ def create_app(
     bot_delay: float = 0.6, limit_settings: LimitSettings | None = None,
     analysis: AnalysisSettings | None = None, warm_bots: bool = False,
     uploads: UploadCap | None = None,
-    security: SecuritySettings | None = None,
+    security: SecuritySettings | None = None, shipped_bot_ratings: bool = True,
 ) -> FastAPI:
     """The web app; every game lives in ``db_path`` (a SQLite file or a ``postgresql://``
     URL) or in ``storage``.  ``warm_bots`` starts the bots' worker processes with the
     app (as ``tikal serve`` does) instead of at the first bot move; ``uploads`` caps the
     uploaded records kept; ``security``: the public URL, allowed hosts and origins
-    (security.py; by default any host).  A database that cannot be opened raises
+    (security.py; by default any host); ``shipped_bot_ratings``: give each bot level the
+    package's rating of every rule set it has none in at start-up (off: the bots start
+    unrated, as a test of the ratings from nothing needs).  A database that cannot be opened raises
     :class:`~tikal.server.store.StorageUnavailable` (its ``cause`` says why)."""
     store: Storage = storage if storage is not None else open_storage(db_path)
     manager = Manager(store, bot_delay=bot_delay)
@@ -219,6 +224,7 @@ def create_app(
         Keeper(manager, hub, limits), warm_bots,
     )
     app.state.manager = manager
+    app.state.shipped_bot_ratings = shipped_bot_ratings
     app.state.hub = hub
     app.state.storage = store
     app.state.accounts = accounts = Accounts(store, limits)  # optional: guests play as ever

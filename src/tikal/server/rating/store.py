@@ -53,6 +53,8 @@ UPSERT = (
     "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (player, rules) DO UPDATE SET "
     "mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, "
     "wins = excluded.wins, shown = excluded.shown, updated = excluded.updated")
+SEED = ("INSERT INTO ratings (player, rules, mu, sigma, games, wins, shown, updated) "
+        "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (player, rules) DO NOTHING")
 HISTORY = ("INSERT INTO rating_history (player, rules, game_id, at, mu, sigma, shown) "
            "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")
 NAMED = ("SELECT r.player, r.rules, r.mu, r.sigma, r.games, r.wins, r.shown, a.name "
@@ -137,6 +139,20 @@ class RatingStore:
                at: float) -> None:
         db.execute(self.storage.sql(UPSERT), (player, rules, rating.mu, rating.sigma,
                                               rating.games, wins, display(rating), at))
+
+    def seed(self, ratings: Sequence[tuple[str, str, Rating, int]]) -> int:
+        """Store each (player, rules, rating, wins) that has no rating yet, in one
+        transaction (an existing one, moved by rated games, is kept: two processes starting
+        at once both seed, and neither overwrites); how many were new."""
+        def work(db: Db) -> int:
+            added = 0
+            for player, rules, rating, wins in ratings:
+                added += db.execute(self.storage.sql(SEED), (
+                    player, rules, rating.mu, rating.sigma, rating.games, wins,
+                    display(rating), time.time())).rowcount > 0
+            return added
+
+        return self.storage.transaction(work) if ratings else 0
 
     def set(self, player: str, rules: str, rating: Rating, wins: int = 0) -> None:
         """Set a rating outright (the bots' calibration)."""
