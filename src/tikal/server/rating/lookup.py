@@ -15,10 +15,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from ..store.protocol import DAMAGED, TableStorage
-from ..store.schema import Db
+from ..store.protocol import DAMAGED
 from .model import Rating
-from .store import BOT_PREFIX, NAMED, Standing
+from .store import BOT_PREFIX, NAMED, Reader, Standing
 
 #: How many of the latest games a bot's game list is looked for in.
 BOT_WINDOW = 5_000
@@ -62,17 +61,8 @@ class GameRow:
         return self.status == "playing"
 
 
-class PlayerLookup:
+class PlayerLookup(Reader):
     """Reading players, boards and game lists of one database."""
-
-    def __init__(self, storage: TableStorage) -> None:
-        self.storage = storage
-
-    def _all(self, query: str, params: Sequence[Any]) -> list[Any]:
-        def work(db: Db) -> list[Any]:
-            return list(db.execute(self.storage.sql(query), params).fetchall())
-
-        return self.storage.transaction(work, write=False)
 
     def account(self, handle: str) -> tuple[str, str] | None:
         """(id, name) of the live account with this handle (a deleted one has none)."""

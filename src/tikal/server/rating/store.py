@@ -61,8 +61,8 @@ NAMED = ("SELECT r.player, r.rules, r.mu, r.sigma, r.games, r.wins, r.shown, a.n
          "FROM ratings r LEFT JOIN accounts a ON a.id = r.player")
 
 
-class RatingStore:
-    """Ratings of one database."""
+class Reader:
+    """Reads of one database in a read-only transaction (the store and the lookup)."""
 
     def __init__(self, storage: TableStorage) -> None:
         self.storage = storage
@@ -72,6 +72,10 @@ class RatingStore:
             return list(db.execute(self.storage.sql(query), params).fetchall())
 
         return self.storage.transaction(work, write=False)
+
+
+class RatingStore(Reader):
+    """Ratings of one database."""
 
     # -- rated games ------------------------------------------------------------------
 
