@@ -8,6 +8,15 @@ import typer
 from babel.numbers import format_decimal, format_percent
 from rich.console import Console
 from rich.markup import escape
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskProgressColumn,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from ..components import RULE_SET_NAMES, rule_set
 from ..messages import LANGUAGES, choose_language, text
@@ -28,6 +37,20 @@ def wide_console() -> Console:
     """Tables of many columns stay readable when the output is a file or a pipe."""
     shown = console()
     return shown if shown.is_terminal else Console(highlight=False, width=150)
+
+
+def progress_bar(shown_on: Console, counts: bool = True) -> Progress:
+    """The commands' progress bar: the task's description, the bar, done of total (or a
+    percentage), time spent and time left."""
+    return Progress(
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn() if counts else TaskProgressColumn(),
+        TimeElapsedColumn(),
+        TimeRemainingColumn(),
+        console=shown_on,
+        transient=False,
+    )
 
 
 def fail(message: str, language: str = "en") -> typer.Exit:

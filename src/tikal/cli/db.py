@@ -11,11 +11,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.console import Console
 from rich.markup import escape
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from .common import LangOption, console, fail, language_of, say
+from .common import LangOption, console, fail, language_of, progress_bar, say
 
 if TYPE_CHECKING:
     from ..server.store import StorageUnavailable
@@ -78,7 +76,7 @@ def check(db: DbOption = "tikal.sqlite3", lang: LangOption = None) -> None:
     except StorageUnavailable as fault:
         raise refuse_start(fault, db, language) from None
     try:
-        with _bar(shown) as bar:
+        with progress_bar(shown) as bar:
             task = bar.add_task(say("db.check.replaying", language), total=None)
             found = replay_all(storage, lambda done, total: bar.update(
                 task, completed=done, total=total))
@@ -120,11 +118,6 @@ def backup(
         raise refuse_start(fault, db, language) from None
     console().print(escape(say("db.backup.done", language, target=str(target),
                                where=shown_location(db), size=size)))
-
-
-def _bar(shown_on: Console) -> Progress:
-    return Progress(TextColumn("[bold]{task.description}"), BarColumn(),
-                    MofNCompleteColumn(), TimeElapsedColumn(), console=shown_on)
 
 
 def seconds_or_dash(seconds: float | None) -> str:

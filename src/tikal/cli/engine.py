@@ -14,16 +14,7 @@ from typing import Annotated, Any
 
 import typer
 from rich.console import Console
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskID,
-    TaskProgressColumn,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
+from rich.progress import TaskID
 from rich.table import Table
 
 from ..errors import RecordError
@@ -39,6 +30,7 @@ from .common import (
     fail,
     language_of,
     percent,
+    progress_bar,
     say,
 )
 
@@ -106,20 +98,8 @@ def _emit(result: GameResult) -> GameResult:
     return result
 
 
-def _progress(shown_on: Console, counts: bool = True) -> Progress:
-    return Progress(
-        TextColumn("[bold]{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn() if counts else TaskProgressColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        console=shown_on,
-        transient=False,
-    )
-
-
 def _with_progress(results: Any, total: int, label: str, shown_on: Console) -> Any:
-    with _progress(shown_on) as progress:
+    with progress_bar(shown_on) as progress:
         task = progress.add_task(label, total=total)
         for result in results:
             progress.advance(task)
@@ -279,7 +259,7 @@ def bench_command(
         _server_bench(moves or 3000, games, seed, profile, json_out, language)
         return
     status = console(stderr=True)
-    with _progress(status, counts=False) as progress:
+    with progress_bar(status, counts=False) as progress:
         ids: dict[str, TaskID] = {t: progress.add_task(t, total=1000) for t in TASKS}
 
         def report(task: str, fraction: float) -> None:

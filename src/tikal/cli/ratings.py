@@ -15,18 +15,9 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskProgressColumn,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 
-from .common import LangOption, console, fail, language_of, say
+from .common import LangOption, console, fail, language_of, progress_bar, say
 from .db import DbOption, refuse_start
 
 if TYPE_CHECKING:
@@ -83,7 +74,7 @@ def calibrate(
     chosen = _levels(levels, language)
     storage = _open(db, language)
     try:
-        with _bar() as bar:
+        with progress_bar(console()) as bar:
             task = bar.add_task(say("ratings.calibrating", language), total=None)
             found = play(
                 rule_sets, chosen, games, seed, make_executor(jobs),
@@ -210,12 +201,6 @@ def ratings_table(rows: Iterable[Row], title: str, language: str) -> Table:
         table.add_row(rules, level, str(display(rating)), f"{rating.mu:.2f}",
                       f"{rating.sigma:.2f}", str(rating.games), str(wins))
     return table
-
-
-def _bar() -> Progress:
-    return Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
-                    TaskProgressColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
-                    console=console())
 
 
 def _rule_sets(rules: list[str] | None, language: str) -> list[str]:

@@ -23,9 +23,11 @@ def bot_standings(store: RatingStore, levels: Sequence[str] | None = None,
     """Per level (default: the levels the web app offers) its standing in each rated rule
     set it has a rating in."""
     rated = rated_rule_sets()
+    chosen = list(bot_names() if levels is None else levels)
+    stored = store.standings_of_all([bot_player(level) for level in chosen])
     found = {}
-    for level in bot_names() if levels is None else levels:
-        standings = store.standings_of(bot_player(level))
+    for level in chosen:
+        standings = stored.get(bot_player(level), {})
         found[level] = {rules: standings[rules] for rules in rated if rules in standings}
     return found
 

@@ -89,10 +89,18 @@ def rating_entry(rules: str, standing: Standing, history: list[HistoryPoint]) ->
 def seat_entry(seat: Seat, claimed: bool, account: str | None) -> dict[str, Any]:
     """A seat as the list shows it: the account on it (linked to its profile), a deleted
     account, or the name typed at creation (a guest's, a bot's)."""
-    return {"name": seat.name, "bot": seat.kind == "bot", "level": seat.level,
-            "account": account, "deleted": claimed and account is None,
-            "profile": profile_url(account) if account else
-            profile_url(BOT_PREFIX + seat.level) if seat.kind == "bot" and seat.level else None}
+    bot = seat.kind == "bot"
+    return {"name": seat.name, "bot": bot, "level": seat.level, "account": account,
+            "deleted": claimed and account is None, "profile": seat_profile(seat, account)}
+
+
+def seat_profile(seat: Seat, account: str | None) -> str | None:
+    """The seat's profile page: its account's, its bot level's, or none (a guest)."""
+    if account:
+        return profile_url(account)
+    if seat.kind == "bot" and seat.level:
+        return profile_url(BOT_PREFIX + seat.level)
+    return None
 
 
 def game_entry(game: GameRow, accounts: dict[int, str | None] | None = None) -> dict[str, Any]:

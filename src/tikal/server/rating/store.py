@@ -48,13 +48,13 @@ class HistoryPoint:
     shown: int
 
 
-UPSERT = (
-    "INSERT INTO ratings (player, rules, mu, sigma, games, wins, shown, updated) "
-    "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (player, rules) DO UPDATE SET "
-    "mu = excluded.mu, sigma = excluded.sigma, games = excluded.games, "
-    "wins = excluded.wins, shown = excluded.shown, updated = excluded.updated")
-SEED = ("INSERT INTO ratings (player, rules, mu, sigma, games, wins, shown, updated) "
-        "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (player, rules) DO NOTHING")
+INSERT_RATING = ("INSERT INTO ratings (player, rules, mu, sigma, games, wins, shown, updated) "
+                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (player, rules) ")
+UPSERT = (INSERT_RATING + "DO UPDATE SET mu = excluded.mu, sigma = excluded.sigma, "
+          "games = excluded.games, wins = excluded.wins, shown = excluded.shown, "
+          "updated = excluded.updated")
+#: A rating given only where there is none (the shipped bot ratings at start-up).
+SEED = INSERT_RATING + "DO NOTHING"
 HISTORY = ("INSERT INTO rating_history (player, rules, game_id, at, mu, sigma, shown) "
            "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING")
 NAMED = ("SELECT r.player, r.rules, r.mu, r.sigma, r.games, r.wins, r.shown, a.name "
@@ -171,8 +171,19 @@ class RatingStore(Reader):
 
     def standings_of(self, player: str) -> dict[str, Standing]:
         """The player's rating in each rule set it has one in."""
-        rows = self._all(f"{NAMED} WHERE r.player = ? ORDER BY r.rules", (player,))
-        return {row["rules"]: _standing(row) for row in rows}
+        return self.standings_of_all([player]).get(player, {})
+
+    def standings_of_all(self, players: Sequence[str]) -> dict[str, dict[str, Standing]]:
+        """Per player (those with any rating) its rating per rule set: one query, by the
+        primary key (the bot list asks for every level at each ``/api/meta``)."""
+        if not players:
+            return {}
+        marks = ", ".join("?" for _ in players)
+        rows = self._all(f"{NAMED} WHERE r.player IN ({marks}) ORDER BY r.rules", tuple(players))
+        found: dict[str, dict[str, Standing]] = {}
+        for row in rows:
+            found.setdefault(row["player"], {})[row["rules"]] = _standing(row)
+        return found
 
     def leaderboard(self, rules: str, limit: int = 50, offset: int = 0) -> list[Standing]:
         """The rule set's players, best display rating first (an index scan)."""
