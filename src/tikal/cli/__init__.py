@@ -7,6 +7,15 @@ and print; the work is done by the engine, :mod:`tikal.terminal`, :mod:`tikal.bo
 :mod:`tikal.server`.
 """
 
-from .root import app, main
+from typing import Any
+
+from .root import main
 
 __all__ = ["app", "main"]
+
+
+def __getattr__(name: str) -> Any:
+    """``app`` is built on first use (:mod:`tikal.cli.root`)."""
+    from . import root
+
+    return getattr(root, name)

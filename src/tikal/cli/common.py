@@ -8,21 +8,14 @@ import typer
 from babel.numbers import format_decimal, format_percent
 from rich.console import Console
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskProgressColumn,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 
 from ..components import RULE_SET_NAMES, rule_set
 from ..messages import LANGUAGES, choose_language, text
 from ..simulate import default_players
 
 if TYPE_CHECKING:
+    from rich.progress import Progress
+
     from ..bots.evaluate import Weights
 
 RULES_HELP = f"Rule set: {', '.join(RULE_SET_NAMES)}."
@@ -42,6 +35,16 @@ def wide_console() -> Console:
 def progress_bar(shown_on: Console, counts: bool = True) -> Progress:
     """The commands' progress bar: the task's description, the bar, done of total (or a
     percentage), time spent and time left."""
+    from rich.progress import (  # here: ``tikal serve`` shows none (issue 35, start-up)
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TaskProgressColumn,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
     return Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(),

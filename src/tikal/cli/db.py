@@ -130,6 +130,8 @@ def bench(
         typer.Option(help="Finished games in the database (repeat for several databases; "
                      "default 0 and 20000).")] = None,
     playing: Annotated[int, typer.Option(min=1, help="Games in play beside them.")] = 20,
+    starts: Annotated[int, typer.Option(min=1, help="Starts timed on each database (the "
+                                        "median is shown).")] = 5,
     rules: Annotated[str, typer.Option(help="Rule set of the games copied.")] = "demo",
     server_path: Annotated[
         str | None, typer.Option(help="Run the server from this source directory (e.g. an "
@@ -152,9 +154,10 @@ def bench(
     with tempfile.TemporaryDirectory() as scratch:
         where = folder or Path(scratch)
         where.mkdir(parents=True, exist_ok=True)
-        results = run(counts, playing, rules, server_path, where)
+        results = run(counts, playing, rules, server_path, where, starts)
     table = Table(title=say("db.bench.title", language, rules=rules, playing=playing,
-                            server=server_path or "src"))
+                            server=server_path or "src"),
+                  caption=say("db.bench.median", language, starts=starts))
     for key in ("finished", "seconds", "imports", "database", "rss", "peak"):
         table.add_column(say(f"db.bench.{key}", language), justify="right")
     for found in results:

@@ -8,6 +8,9 @@ discoverable (``residentKey: required``), so signing in needs no name: the crede
 names its account, and its user handle must be that account's.  A counter that goes back
 (a cloned authenticator) and any answer that does not verify are refused with one
 answer, 401 ``passkey_refused``; nothing is stored then.
+
+``webauthn`` is imported on the first ceremony, not with the server: its certificate and
+ASN.1 tables took 0.09-0.1 s of every start (issue 35), for a feature few requests use.
 """
 
 from __future__ import annotations
@@ -20,15 +23,6 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 import orjson
-import webauthn
-from webauthn.helpers import bytes_to_base64url
-from webauthn.helpers.exceptions import WebAuthnException
-from webauthn.helpers.structs import (
-    AuthenticatorSelectionCriteria,
-    PublicKeyCredentialDescriptor,
-    ResidentKeyRequirement,
-    UserVerificationRequirement,
-)
 
 from ...messages import Message
 from ..errors import ServerError
@@ -73,6 +67,9 @@ class Passkeys:
         return await asyncio.to_thread(query, *args)
 
     async def _ceremony(self, options: Any, purpose: str, account_id: str | None) -> Ceremony:
+        import webauthn
+        from webauthn.helpers import bytes_to_base64url
+
         challenge_id, now = secrets.token_urlsafe(18), self.clock()
         await self._db(self.store.put_challenge, challenge_id,
                        bytes_to_base64url(options.challenge), purpose, account_id,
@@ -82,6 +79,8 @@ class Passkeys:
     async def _challenge(self, challenge_id: str, purpose: str,
                          account_id: str | None) -> bytes:
         """The stored challenge of this ceremony (taken: one use), else refused."""
+        import webauthn
+
         row = await self._db(self.store.take_challenge, challenge_id)
         if (row is None or row.purpose != purpose or row.expires < self.clock()
                 or row.account_id != account_id):
@@ -91,6 +90,14 @@ class Passkeys:
     # -- registration -------------------------------------------------------------
 
     async def registration_options(self, current: Current, party: Party) -> Ceremony:
+        import webauthn
+        from webauthn.helpers.structs import (
+            AuthenticatorSelectionCriteria,
+            PublicKeyCredentialDescriptor,
+            ResidentKeyRequirement,
+            UserVerificationRequirement,
+        )
+
         account = current.account
         mine = await self._db(self.store.of_account, account.account_id)
         if len(mine) >= settings()["passkeys"]["per_account"]:
@@ -110,6 +117,10 @@ class Passkeys:
     async def register(self, current: Current, party: Party, challenge_id: str,
                        credential: dict[str, Any], name: str) -> PasskeyRow:
         """Verify the browser's new credential and store it as the account's passkey."""
+        import webauthn
+        from webauthn.helpers import bytes_to_base64url
+        from webauthn.helpers.exceptions import WebAuthnException
+
         account_id = current.account.account_id
         challenge = await self._challenge(challenge_id, REGISTER, account_id)
         try:
@@ -129,6 +140,9 @@ class Passkeys:
     # -- signing in ---------------------------------------------------------------
 
     async def sign_in_options(self, party: Party) -> Ceremony:
+        import webauthn
+        from webauthn.helpers.structs import UserVerificationRequirement
+
         options = webauthn.generate_authentication_options(
             rp_id=party.rp_id, user_verification=UserVerificationRequirement.PREFERRED)
         return await self._ceremony(options, SIGN_IN, None)
@@ -136,6 +150,9 @@ class Passkeys:
     async def sign_in(self, party: Party, challenge_id: str, credential: dict[str, Any],
                       client: str, replaces: str | None) -> SignedIn:
         """A new session for the account whose passkey answered the challenge."""
+        import webauthn
+        from webauthn.helpers.exceptions import WebAuthnException
+
         self.accounts.limits.check(client, "signin")
         challenge = await self._challenge(challenge_id, SIGN_IN, None)
         key = await self._db(self.store.by_credential, str(credential.get("id", "")))
@@ -173,6 +190,8 @@ def _user_handle(credential: dict[str, Any]) -> str | None:
     handle = response.get("userHandle") if isinstance(response, dict) else None
     if not handle:
         return None
+    import webauthn
+
     try:
         return webauthn.base64url_to_bytes(str(handle)).decode()
     except (ValueError, UnicodeDecodeError):
