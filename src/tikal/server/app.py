@@ -33,6 +33,9 @@ from .hub import Hub
 from .i18n import request_language
 from .keeper import Keeper
 from .limits import BodyLimit, Limits, LimitSettings
+from .lobby import routes as lobby_routes
+from .lobby.service import Lobby
+from .lobby.store import LobbyStore
 from .manager import Manager
 from .openapi import allowed_methods, document
 from .rating import routes as rating_routes
@@ -50,7 +53,8 @@ from .store import Storage, UploadCap, open_storage
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     svc: Services = app.state.services
     svc.hub.loop = svc.manager.bots.loop = asyncio.get_running_loop()
-    cluster = start_cluster(svc.storage, svc.manager)
+    app.state.lobby.loop = asyncio.get_running_loop()
+    cluster = start_cluster(svc.storage, svc.manager, app.state.lobby)
     await asyncio.to_thread(svc.manager.resume_all)
     await asyncio.to_thread(app.state.ratings.mend, svc.manager)  # ended while stopped
     if app.state.shipped_bot_ratings:  # a new server's bots are rated from the start
@@ -130,9 +134,9 @@ async def collect_now_and_then(period: float = FULL_COLLECTION_PERIOD) -> None:
         gc.collect()
 
 
-def start_cluster(storage: Storage, manager: Manager) -> Any:
+def start_cluster(storage: Storage, manager: Manager, lobby: Lobby) -> Any:
     """On a database that other server processes share (PostgreSQL), listen for the moves
-    they store (see cluster.py)."""
+    they store and their lobby changes (see cluster.py)."""
     if not storage.shared:
         return None  # SQLite: this process is the only one
     from .cluster import ClusterBridge
@@ -140,7 +144,10 @@ def start_cluster(storage: Storage, manager: Manager) -> Any:
 
     if not isinstance(storage, PostgresStorage):
         return None  # shared some other way: nothing to listen to here
-    bridge = ClusterBridge(storage.url, storage.origin, manager.refresh, manager.refresh_all)
+    from .lobby.store import CHANNEL as LOBBY_CHANNEL
+
+    bridge = ClusterBridge(storage.url, storage.origin, manager.refresh, manager.refresh_all,
+                           topics={LOBBY_CHANNEL: lobby.changed_elsewhere})
     bridge.start()
     return bridge
 
@@ -244,11 +251,13 @@ def create_app(
     app.state.passkeys = Passkeys(store, accounts)
     app.state.ratings = ratings = Ratings(store)  # rating/: rated games, rated at their end
     manager.add_end_listener(ratings.game_over)
+    app.state.lobby = Lobby(LobbyStore(store), manager, app.state.services.keeper, ratings)
     app.add_middleware(BodyLimit, body_seconds=limits.settings.body_seconds)
     install_security(app, security or SecuritySettings())  # headers, hosts, origins
     add_error_handlers(app)
     app.include_router(routes_pages.router)
     app.include_router(routes_api.router)
+    app.include_router(lobby_routes.router)  # before /ws/{game_id}: /ws/lobby is a topic
     app.include_router(routes_ws.router)
     app.include_router(routes_tutorial.router)
     app.include_router(accounts_routes.router)

@@ -41,8 +41,11 @@ class ClusterBridge:
     def __init__(
         self, url: str, origin: str, changed: Callable[[str, int], None],
         resync: Callable[[], None], *, poll: float = 0.5,
+        topics: dict[str, Callable[[str], None]] | None = None,
     ) -> None:
         self.url = url
+        #: other channels (the lobby's): each notice ``"<id> <origin>"`` -> ``call(id)``
+        self.topics = dict(topics or {})
         self.origin = origin
         self.changed = changed
         self.resync = resync
@@ -65,7 +68,8 @@ class ClusterBridge:
         while not self._stop.is_set():
             try:
                 with psycopg.connect(self.url, autocommit=True, connect_timeout=5) as conn:
-                    conn.execute(f"LISTEN {CHANNEL}")
+                    for channel in (CHANNEL, *self.topics):
+                        conn.execute(f"LISTEN {channel}")
                     pause = 0.1
                     self.connected.set()
                     self._guarded(self.resync)
@@ -80,6 +84,11 @@ class ClusterBridge:
     def _listen(self, conn: psycopg.Connection[Any]) -> None:
         while not self._stop.is_set():
             for notice in conn.notifies(timeout=self.poll):
+                if notice.channel in self.topics:
+                    subject, _, origin = notice.payload.rpartition(" ")
+                    if subject and origin != self.origin:
+                        self._guarded(self.topics[notice.channel], subject)
+                    continue
                 parsed = parse_notice(notice.payload)
                 if parsed is not None and parsed[2] != self.origin:
                     self._guarded(self.changed, parsed[0], parsed[1])

@@ -67,6 +67,11 @@ class Connection:
         """Queue a message (:mod:`tikal.server.wire.schema`), encoded."""
         self._push(False, encode(message))
 
+    def put_text(self, text: str) -> None:
+        """Queue a message encoded already (one encoding for every connection of a fan-out:
+        the lobby's)."""
+        self._push(False, text)
+
     def put_snapshot(self, snap: Snapshot, full: bool = False) -> None:
         """Queue ``snap`` as a delta when this connection holds the one before, else whole
         (always whole if ``full``); nothing if it holds a newer one already."""

@@ -2,7 +2,7 @@
 per-client rate limits and caps on games.  Defaults are in docs/web.md ("Limits").
 
 Rate limits are token buckets per client address and kind of request (``create``,
-``upload``, ``hint``, ``move``, ``sync``, ``analysis``, ``signup``, ``signin``; and
+``upload``, ``hint``, ``move``, ``sync``, ``analysis``, ``signup``, ``signin``, ``lobby``; and
 ``signin_account`` per account): a refused request gets HTTP 429
 with ``Retry-After`` (over the WebSocket an error with code ``rate_limited`` and
 ``retry_after``).
@@ -192,6 +192,8 @@ class LimitSettings:
     signup: Rate = Rate(5, 3)
     signin: Rate = Rate(10, 5)
     signin_account: Rate = Rate(5, 5)
+    #: lobby changes (create, join, leave, start a table: issue 29)
+    lobby: Rate = Rate(60, 20)
     games_per_client: int = 20
     bot_only_games: int = 4
     idle_seconds: float = 1800.0
@@ -214,6 +216,7 @@ def scaled_settings(
         hint=scale(base.hint), move=scale(base.move), sync=scale(base.sync),
         analysis=scale(base.analysis), signup=scale(base.signup),
         signin=scale(base.signin), signin_account=scale(base.signin_account),
+        lobby=scale(base.lobby),
         games_per_client=games_per_client,
         bot_only_games=bot_only_games, idle_seconds=idle_seconds, body_seconds=body_seconds,
     )

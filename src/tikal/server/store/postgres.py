@@ -257,6 +257,11 @@ class PostgresStorage(SqlStorage):
         return (entry.seq, entry.at, game_id, entry.seq - 1, *entry_values(game_id, entry),
                 CHANNEL, f"{game_id} {entry.seq} {self.origin}")
 
+    def announce(self, db: Db, channel: str, payload: str) -> None:
+        """Tell the other processes (``LISTEN channel``) of a change in this transaction:
+        PostgreSQL delivers ``"<payload> <origin>"`` only if it commits."""
+        db.execute("SELECT pg_notify(%s, %s)", (channel, f"{payload} {self.origin}"))
+
     @staticmethod
     def _stored(db: Db, game_id: str, entry: LogEntry) -> bool:
         row = db.execute(

@@ -279,6 +279,37 @@ MIGRATIONS: tuple[Migration, ...] = (
             account_id TEXT,
             expires {real} NOT NULL)"""),
     )),
+    Migration(7, "the lobby's tables and their seats", (
+        # creator: a player id (account:<id> or guest:<digest>); status: open, starting,
+        # started or closed; game_id once started
+        Statement("""CREATE TABLE IF NOT EXISTS lobby_tables (
+            id TEXT PRIMARY KEY,
+            rules TEXT NOT NULL,
+            players INTEGER NOT NULL,
+            options TEXT NOT NULL,
+            rated {boolean} NOT NULL,
+            fill TEXT NOT NULL,
+            creator TEXT NOT NULL,
+            status TEXT NOT NULL,
+            game_id TEXT,
+            created {real} NOT NULL,
+            updated {real} NOT NULL)"""),
+        Statement("CREATE INDEX IF NOT EXISTS lobby_tables_status "
+                  "ON lobby_tables (status, updated)"),
+        # one row per taken seat: the primary key makes a seat one player's, the unique
+        # index a player one seat's (two processes asking for the last seat: one insert)
+        Statement("""CREATE TABLE IF NOT EXISTS lobby_seats (
+            table_id TEXT NOT NULL REFERENCES lobby_tables(id),
+            seat INTEGER NOT NULL,
+            player TEXT NOT NULL,
+            name TEXT NOT NULL,
+            token TEXT,
+            joined {real} NOT NULL,
+            PRIMARY KEY (table_id, seat))"""),
+        Statement("CREATE UNIQUE INDEX IF NOT EXISTS lobby_seats_player "
+                  "ON lobby_seats (table_id, player)"),
+        Statement("CREATE INDEX IF NOT EXISTS lobby_seats_of ON lobby_seats (player)"),
+    )),
 )
 #: The schema this version writes: the number of its last migration.
 LATEST = MIGRATIONS[-1].number

@@ -1,0 +1,310 @@
+"""The lobby (issue 29): tables created, joined, left and started by guests and accounts,
+on a real SQLite file and a real PostgreSQL database; every refusal checked for its
+status and code (docs/web.md, Lobby) and for changing nothing; the live topic.
+"""
+
+from __future__ import annotations
+
+import secrets
+import sqlite3
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from fastapi.testclient import TestClient
+
+from pg_helpers import database_of_kind
+from tikal.server import create_app
+from tikal.server.limits import LimitSettings, Rate
+from tikal.server.lobby import model
+from tikal.server.lobby.model import Player, Spec, Table, public_tag
+from tikal.server.lobby.routes import guest_id
+
+GENEROUS = LimitSettings(signup=Rate(6000, 1000), signin=Rate(6000, 1000),
+                         signin_account=Rate(6000, 1000), create=Rate(6000, 1000),
+                         lobby=Rate(6000, 1000))
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    yield from database_of_kind(request.param, tmp_path)
+
+
+def client_on(db: str, limits: LimitSettings = GENEROUS) -> TestClient:
+    return TestClient(create_app(db, bot_delay=0.0, limit_settings=limits,
+                                 shipped_bot_ratings=False))
+
+
+@pytest.fixture
+def client(db: str) -> Iterator[TestClient]:
+    with client_on(db) as c:
+        yield c
+
+
+def rows(db: str, query: str) -> list[tuple[Any, ...]]:
+    if db.startswith("postgresql"):
+        with psycopg.connect(db) as conn:
+            return [tuple(r) for r in conn.execute(query).fetchall()]
+    with sqlite3.connect(db) as conn:
+        return [tuple(r) for r in conn.execute(query).fetchall()]
+
+
+def guest() -> dict[str, str]:
+    return {"X-Tikal-Guest": secrets.token_urlsafe(18)}
+
+
+def stored(db: str) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
+    """The lobby's rows, for checking that a refusal changed nothing."""
+    return (rows(db, "SELECT id, status, game_id FROM lobby_tables ORDER BY id"),
+            rows(db, "SELECT table_id, seat, player, name, token FROM lobby_seats "
+                     "ORDER BY table_id, seat"))
+
+
+def open_table(client: TestClient, who: dict[str, str], **body: Any) -> dict[str, Any]:
+    answer = client.post("/api/lobby/tables", headers=who,
+                         json={"rules": "standard", "players": 3, "name": "Ana", **body})
+    assert answer.status_code == 201, answer.text
+    data: dict[str, Any] = answer.json()
+    return data
+
+
+def refused(answer: Any, status: int, code: str) -> dict[str, Any]:
+    assert answer.status_code == status, answer.text
+    data: dict[str, Any] = answer.json()
+    assert data["type"] == "error" and data["code"] == code, data
+    assert data["message"] and not data["message"].startswith("lobby."), data
+    return data
+
+
+# ------------------------------------------------------------------ pure logic
+
+
+def spec(players: int = 2, rated: bool = False) -> Spec:
+    return Spec("standard", players, {}, rated, "medium")
+
+
+def test_join_gives_the_first_free_seat_and_refuses_a_full_table_or_a_second_seat() -> None:
+    alice, bob, cleo = (Player(f"guest:{n}", n) for n in ("a", "b", "c"))
+    table = Table("t", spec(2), alice.player_id, model.OPEN,
+                  (model.Seat(0, alice.player_id, "a"),), 0.0)
+    assert model.check_join(table, bob, None) == 1
+    full = Table("t", spec(2), alice.player_id, model.OPEN,
+                 (*table.seats, model.Seat(1, bob.player_id, "b")), 0.0)
+    for who, code in ((cleo, "table_full"), (bob, "already_seated")):
+        with pytest.raises(Exception) as caught:
+            model.check_join(full, who, None)
+        assert caught.value.code == code  # type: ignore[attr-defined]
+
+
+def test_a_table_shows_tags_never_player_ids() -> None:
+    alice = Player("guest:0123456789abcdef", "Ana")
+    table = Table("t", spec(3), alice.player_id, model.OPEN,
+                  (model.Seat(0, alice.player_id, "Ana", "secret-token"),), 0.0)
+    shown = model.table_json(table)
+    assert alice.player_id not in str(shown) and "secret-token" not in str(shown)
+    assert shown["creator"] == public_tag(alice.player_id) == shown["seats"][0]["tag"]
+    assert [s["name"] for s in shown["seats"]] == ["Ana", None, None]
+    assert model.game_seats(table) == [{"kind": "human", "name": "Ana"},
+                                       {"kind": "bot", "level": "medium"},
+                                       {"kind": "bot", "level": "medium"}]
+
+
+@pytest.mark.parametrize("secret", [None, "", "short", "x" * 65, "has space in it!!", "ü" * 20])
+def test_a_malformed_guest_secret_names_no_player(secret: str | None) -> None:
+    assert guest_id(secret) is None
+
+
+def test_a_guest_id_is_a_digest_of_the_secret() -> None:
+    secret = "A" * 20
+    found = guest_id(secret)
+    assert found is not None and found.startswith("guest:") and secret not in found
+    assert guest_id(secret) == found and guest_id("B" * 20) != found
+
+
+# ------------------------------------------------------------------ the API
+
+
+def test_guests_open_join_and_start_a_table_with_bots_for_the_free_seat(
+        db: str, client: TestClient) -> None:
+    ana, ben = guest(), guest()
+    table = open_table(client, ana)
+    assert table["status"] == "open" and table["your_seat"] == 0 and table["token"] is None
+    joined = client.post(f"/api/lobby/tables/{table['id']}/join", headers=ben,
+                         json={"name": "Ben"})
+    assert joined.status_code == 200 and joined.json()["your_seat"] == 1
+    listed = client.get("/api/lobby", headers=ben).json()
+    assert [t["id"] for t in listed["tables"]] == [table["id"]]
+    assert listed["you"] == joined.json()["seats"][1]["tag"]
+    assert [t["id"] for t in listed["mine"]] == [table["id"]]
+    started = client.post(f"/api/lobby/tables/{table['id']}/start", headers=ana)
+    assert started.status_code == 200, started.text
+    game_id, token = started.json()["game"], started.json()["token"]
+    assert started.json()["status"] == "started" and token
+    game = client.get(f"/api/games/{game_id}", headers={"X-Tikal-Token": token}).json()
+    assert [s["kind"] for s in game["seats"]] == ["human", "human", "bot"]
+    assert [s["name"] for s in game["seats"]][:2] == ["Ana", "Ben"]
+    assert game["you"] == [0]
+    ben_token = client.get("/api/lobby", headers=ben).json()["mine"][0]["token"]
+    assert ben_token and ben_token != token
+    again = client.get("/api/lobby", headers=ana).json()
+    assert again["tables"] == [] and [t["game"] for t in again["playing"]] == [game_id]
+    assert rows(db, "SELECT COUNT(*) FROM games WHERE kind = 'game'") == [(1,)]
+
+
+def test_refusals_have_their_code_and_change_nothing(db: str, client: TestClient) -> None:
+    ana, ben, cleo, dan = guest(), guest(), guest(), guest()
+    table = open_table(client, ana, players=2)
+    tid = table["id"]
+    assert client.post(f"/api/lobby/tables/{tid}/join", headers=ben, json={}).status_code == 200
+    before = stored(db)
+    refused(client.post(f"/api/lobby/tables/{tid}/join", headers=cleo, json={}), 409,
+            "table_full")
+    refused(client.post(f"/api/lobby/tables/{tid}/join", headers=ben, json={}), 409,
+            "already_seated")
+    refused(client.post(f"/api/lobby/tables/{tid}/start", headers=ben), 403, "not_creator")
+    refused(client.post(f"/api/lobby/tables/{tid}/leave", headers=dan), 409, "not_seated")
+    refused(client.post("/api/lobby/tables/nope/join", headers=dan, json={}), 404,
+            "unknown_table")
+    refused(client.post(f"/api/lobby/tables/{tid}/join", json={}), 401, "no_player")
+    refused(client.post("/api/lobby/tables", headers=dan,
+                        json={"rules": "demo", "players": 3}), 422, "bad_table")
+    refused(client.post("/api/lobby/tables", headers=dan,
+                        json={"rules": "standard", "players": 2, "fill": "random"}), 422,
+            "bad_table")
+    bad = refused(client.post("/api/lobby/tables", headers=dan,
+                              json={"players": 2, "name": "<b>x</b>"}), 422, "bad_name")
+    assert bad["field"] == "name"
+    refused(client.post("/api/lobby/tables", headers=dan,
+                        json={"players": 2, "name": "tab\there"}), 422, "bad_name")
+    refused(client.post("/api/lobby/tables", headers=dan, json={"players": 2, "rated": True}),
+            403, "rated_needs_account")
+    assert stored(db) == before
+    assert client.post(f"/api/lobby/tables/{tid}/start", headers=ana).status_code == 200
+    after = stored(db)
+    refused(client.post(f"/api/lobby/tables/{tid}/start", headers=ana), 409, "table_closed")
+    refused(client.post(f"/api/lobby/tables/{tid}/leave", headers=ben), 409, "table_closed")
+    assert stored(db) == after
+    assert rows(db, "SELECT COUNT(*) FROM games WHERE kind = 'game'") == [(1,)]
+
+
+def test_a_seat_asked_for_and_taken_is_refused_by_number(client: TestClient) -> None:
+    table = open_table(client, guest(), players=4)
+    tid = table["id"]
+    assert client.post(f"/api/lobby/tables/{tid}/join", headers=guest(),
+                       json={"seat": 2}).json()["your_seat"] == 2
+    data = refused(client.post(f"/api/lobby/tables/{tid}/join", headers=guest(),
+                               json={"seat": 2}), 409, "seat_taken")
+    assert "3" in data["message"]  # seats are named 1-4 to people
+    refused(client.post(f"/api/lobby/tables/{tid}/join", headers=guest(), json={"seat": 9}),
+            422, "bad_request")
+
+
+def test_leaving_frees_the_seat_and_the_creator_leaving_closes_the_table(
+        client: TestClient) -> None:
+    ana, ben = guest(), guest()
+    tid = open_table(client, ana)["id"]
+    client.post(f"/api/lobby/tables/{tid}/join", headers=ben, json={})
+    left = client.post(f"/api/lobby/tables/{tid}/leave", headers=ben)
+    assert [s["name"] for s in left.json()["seats"]] == ["Ana", None, None]
+    closed = client.post(f"/api/lobby/tables/{tid}/leave", headers=ana)
+    assert closed.json()["status"] == "closed"
+    assert client.get("/api/lobby").json()["tables"] == []
+
+
+def test_open_tables_per_player_are_capped(db: str, client: TestClient) -> None:
+    ana = guest()
+    cap = model.settings()["tables_per_player"]
+    for _ in range(cap):
+        open_table(client, ana)
+    before = stored(db)
+    refused(client.post("/api/lobby/tables", headers=ana, json={"players": 2}), 429,
+            "too_many_tables")
+    assert stored(db) == before
+
+
+def test_lobby_changes_are_rate_limited(tmp_path: Path) -> None:
+    with client_on(str(tmp_path / "rl.sqlite3"), LimitSettings(lobby=Rate(60, 2))) as c:
+        ana = guest()
+        tid = open_table(c, ana)["id"]
+        c.post(f"/api/lobby/tables/{tid}/leave", headers=ana)
+        answer = refused(c.post("/api/lobby/tables", headers=ana, json={"players": 2}), 429,
+                         "rate_limited")
+        assert "retry-after" in {k.lower() for k in answer} or answer["retry_after"] > 0
+
+
+def test_a_rated_table_takes_accounts_only_and_binds_them_to_their_seats(
+        db: str, client: TestClient) -> None:
+    for name in ("Ixchel", "Kukul"):
+        with client_on(db) as other:
+            assert other.post("/api/account/signup", json={
+                "name": name, "password": PASSWORD}).status_code == 201
+    ix, ku = client_on(db), client_on(db)
+    with ix, ku:
+        for c, name in ((ix, "Ixchel"), (ku, "Kukul")):
+            c.post("/api/account/signin", json={"name": name, "password": PASSWORD})
+        csrf = {c: {"X-CSRF-Token": c.get("/api/account").json()["csrf"]} for c in (ix, ku)}
+        refused(ix.post("/api/lobby/tables", json={"players": 2, "rated": True}), 403, "csrf")
+        table = ix.post("/api/lobby/tables", headers=csrf[ix],
+                        json={"players": 3, "rated": True})
+        assert table.status_code == 201, table.text
+        tid = table.json()["id"]
+        refused(client.post(f"/api/lobby/tables/{tid}/join", headers=guest(), json={}),
+                403, "rated_needs_account")
+        joined = ku.post(f"/api/lobby/tables/{tid}/join", headers=csrf[ku], json={})
+        assert [s["name"] for s in joined.json()["seats"]][:2] == ["Ixchel", "Kukul"]
+        game = ix.post(f"/api/lobby/tables/{tid}/start", headers=csrf[ix]).json()["game"]
+    bound = rows(db, "SELECT s.seat, a.name FROM seat_accounts s JOIN accounts a "
+                     f"ON a.id = s.account_id WHERE s.game_id = '{game}' ORDER BY s.seat")
+    assert bound == [(0, "Ixchel"), (1, "Kukul")]
+    assert rows(db, f"SELECT rules FROM rated_games WHERE game_id = '{game}'") == [("standard",)]
+
+
+def test_two_players_asking_for_the_last_seat_at_once_get_one_seat(db: str) -> None:
+    """Two servers on one database (PostgreSQL) or one file (SQLite), two threads: the
+    seat's primary key decides; the other is told the table is full."""
+    with client_on(db) as one, client_on(db) as two:
+        tid = open_table(one, guest(), players=2)["id"]
+        answers: list[Any] = []
+        gate = threading.Barrier(2)
+
+        def grab(c: TestClient) -> None:
+            gate.wait()
+            answers.append(c.post(f"/api/lobby/tables/{tid}/join", headers=guest(), json={}))
+
+        threads = [threading.Thread(target=grab, args=(c,)) for c in (one, two)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert sorted(a.status_code for a in answers) == [200, 409]
+    assert {a.json().get("code") for a in answers if a.status_code == 409} <= {
+        "table_full", "seat_taken"}
+    assert rows(db, f"SELECT COUNT(*) FROM lobby_seats WHERE table_id = '{tid}'") == [(2,)]
+
+
+# ------------------------------------------------------------------ the live topic
+
+
+def test_every_lobby_connection_sees_each_change(client: TestClient) -> None:
+    with client.websocket_connect("/ws/lobby") as first, \
+            client.websocket_connect("/ws/lobby") as second:
+        assert first.receive_json()["type"] == "lobby"
+        assert second.receive_json()["tables"] == []
+        ana = guest()
+        tid = open_table(client, ana)["id"]
+        for ws in (first, second):
+            update = ws.receive_json()
+            assert update["type"] == "table" and update["table"]["id"] == tid
+            assert update["table"]["seats"][0]["name"] == "Ana"
+        client.post(f"/api/lobby/tables/{tid}/join", headers=guest(), json={"name": "Ben"})
+        assert [s["name"] for s in first.receive_json()["table"]["seats"]] == [
+            "Ana", "Ben", None]
+        first.send_json({"type": "ping"})
+        second.receive_json()
+        assert first.receive_json() == {"type": "pong"}
+        first.send_text("not json")
+        assert first.receive_json()["code"] == "bad_request"
