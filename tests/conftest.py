@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-PG_MODULES = frozenset({"test_server_pg.py"})
+PG_MODULES = frozenset({"test_server_pg.py", "test_lobby_pg.py"})
 PG_PARAMETERS = frozenset({"postgresql"})  # the kind tests/pg_helpers.py knows
 #: Durations (setup, call and teardown, seconds) of the last stored run, by test id.
 DURATIONS = Path(__file__).with_name("durations.json")
