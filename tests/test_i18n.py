@@ -61,6 +61,7 @@ SAME_AS_ENGLISH = {
     ("ja", "web.keys.rotate_key"), ("de", "colour.orange"),  # "Orange" is German too
     ("de", "web.index.bot_rated"), ("de", "web.account.name"),  # "Name" is German too
     ("de", "web.account.passkeys"),  # the word German sites use for WebAuthn credentials
+    ("de", "web.nav.lobby"), ("de", "web.lobby.heading"), ("de", "web.lobby.title"),  # "Lobby"
 }
 
 

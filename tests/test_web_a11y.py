@@ -79,6 +79,8 @@ PAGES = {
     "leaderboard": ("/leaderboard", "#rule-sets"),
     "leaderboard-de": ("/leaderboard?rules=auction&lang=de", "#rule-sets"),
     "bot-profile": ("/players/bot:greedy", "#profile-name"),
+    "lobby": ("/lobby", "#lobby-live:not(:empty)"),
+    "lobby-de": ("/lobby?lang=de", "#lobby-live:not(:empty)"),
 }
 
 

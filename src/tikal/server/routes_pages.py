@@ -106,6 +106,12 @@ async def account_page(request: Request) -> Response:
     return html_page(request, "account.html")
 
 
+@router.get("/lobby")
+async def lobby_page(request: Request) -> Response:
+    """Open tables to meet at, live; the player's own tables; games to watch."""
+    return html_page(request, "lobby.html")
+
+
 @router.get("/favicon.ico")
 async def favicon() -> FileResponse:
     """Browsers ask for /favicon.ico on every page: the SVG icon answers."""

@@ -59,7 +59,9 @@ class Lobby:
         return {"type": "lobby", "tables": [table_json(t) for t in opened],
                 "playing": [table_json(t) for t in started],
                 "mine": [self.mine_json(t, player) for t in mine] if player else [],
-                "you": player.tag if player else None}
+                "you": player.tag if player else None,
+                "fill_levels": settings()["fill_levels"],
+                "fill_default": settings()["fill_default"]}
 
     def mine_json(self, table: Table, player: Player) -> dict[str, Any]:
         """A table of the asker's, with its own seat's invite token once started."""
