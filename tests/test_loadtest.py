@@ -43,6 +43,26 @@ def test_loadtest_reads_the_memory_again_after_the_idle_sweep() -> None:
     assert 20 < end < 1000 and 20 < swept < 1000 and cells[-1] == "0"
 
 
+def test_the_lobby_scenario_times_each_change_to_every_lobby_client() -> None:
+    """Scenario ``lobby`` (issue 29): tables opened, clients on /ws/lobby, changes made
+    while games are played; its own table gives each client's copy of each change."""
+    result = CliRunner().invoke(build_app(), [
+        "loadtest", "--scenario", "lobby", "--duration", "2", "--games", "2",
+        "--lobby-tables", "12", "--lobby-clients", "15", "--lobby-rate", "4"])
+    assert result.exit_code == 0, result.output
+    game_row, lobby_row = (line for line in result.output.splitlines() if "│ lobby" in line)
+    game_cells = [c.strip() for c in game_row.strip("│ ").split("│")]
+    assert game_cells[1] == "2" and int(game_cells[2]) > 0 and game_cells[-1] == "0"
+    tables, clients, changes, fanout, missed, sizes, rss = (
+        c.strip() for c in lobby_row.strip("│ ").split("│")[1:])
+    assert (tables, clients, missed) == ("12", "15", "0")
+    assert 4 <= int(changes) <= 12  # four a second for two seconds, each table once
+    p50, p95, p99, longest = (float(x) for x in fanout.split("/"))
+    assert 0 <= p50 <= p95 <= p99 <= longest
+    listing, change = (float(x) for x in sizes.split(" / "))
+    assert listing > change > 0 and float(rss) > 20
+
+
 def test_gc_pauses_are_recorded_per_generation(tmp_path: Path) -> None:
     """The recorder counts the collections it sees (one full one here) and writes the
     summary that the load test reads; once stopped it records nothing more."""

@@ -308,3 +308,18 @@ def test_every_lobby_connection_sees_each_change(client: TestClient) -> None:
         assert first.receive_json() == {"type": "pong"}
         first.send_text("not json")
         assert first.receive_json()["code"] == "bad_request"
+
+
+def test_a_new_lobby_connection_gets_the_listing_as_it_is_after_a_change(
+        client: TestClient) -> None:
+    """The first listing is made once for every connection until a table changes: a
+    connection after the change must see it (the cache is dropped at each change)."""
+    with client.websocket_connect("/ws/lobby") as early:
+        assert early.receive_json()["tables"] == []
+    tid = open_table(client, guest())["id"]
+    with client.websocket_connect("/ws/lobby") as late:
+        assert [t["id"] for t in late.receive_json()["tables"]] == [tid]
+    client.post(f"/api/lobby/tables/{tid}/join", headers=guest(), json={"name": "Ben"})
+    with client.websocket_connect("/ws/lobby") as later:
+        seats = later.receive_json()["tables"][0]["seats"]
+        assert [s["name"] for s in seats][:2] == ["Ana", "Ben"]

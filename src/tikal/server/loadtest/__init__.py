@@ -14,12 +14,16 @@ move causes, the bot reply delay in human-vs-bot games, the servers' peak RSS, e
 The client understands both the full ``state`` message and the lean ``delta`` message
 (docs/web.md), so the same command measures an older server too (``--server-path``).
 
+Scenario ``lobby`` adds the lobby's load to paced games: open tables, clients on
+``/ws/lobby`` and table changes at a pace (:mod:`.lobby`), with a second table of the
+lobby's own figures.
+
 Modules: :mod:`.servers` (the ``tikal serve`` processes), :mod:`.players` (one game's
 seats over WebSockets and HTTP; their copies of the state are kept up to date by the
-protocol's own client decoder, :mod:`tikal.server.wire.client`), :mod:`.run` (the
-scenarios' runs and their table).
+protocol's own client decoder, :mod:`tikal.server.wire.client`), :mod:`.lobby` (the lobby's
+tables, clients and changes), :mod:`.run` (the scenarios' runs and their tables).
 """
 
-from .run import Options, Result, run, summary
+from .run import Options, Result, lobby_cells, run, summary
 
-__all__ = ["Options", "Result", "run", "summary"]
+__all__ = ["Options", "Result", "lobby_cells", "run", "summary"]

@@ -14,6 +14,7 @@ from typing import Any
 
 import httpx
 
+from .lobby import LobbyLoad, LobbyStats
 from .players import GameDriver, Stats
 from .servers import Server, has_option, start_servers, stop_servers
 
@@ -35,6 +36,11 @@ class Options:
     #: The servers' ``--idle-seconds``; after play the run waits for their idle sweep and
     #: reads their memory again (None: no sweep measured).
     sweep_after: float | None = None
+    #: The lobby's load (scenario lobby): open tables, clients on /ws/lobby, and table
+    #: changes per second while the games are played (0 tables and clients: none).
+    lobby_tables: int = 0
+    lobby_clients: int = 0
+    lobby_rate: float = 2.0
 
 
 @dataclass
@@ -51,6 +57,7 @@ class Result:
     #: (MB; empty unless ``sweep_after``).
     rss_end_mb: list[float] = field(default_factory=list)
     rss_swept_mb: list[float] = field(default_factory=list)
+    lobby: LobbyStats | None = None
 
 
 @dataclass
@@ -63,6 +70,18 @@ class Played:
     server_cpu: float
     client_cpu: float
     window: tuple[float, float]
+    lobby: LobbyStats | None = None
+
+
+async def _lobby_ready(opts: Options, servers: list[Server],
+                       http: httpx.AsyncClient) -> LobbyLoad | None:
+    """The lobby's tables opened and its clients connected (None: no lobby load)."""
+    if not (opts.lobby_tables or opts.lobby_clients):
+        return None
+    load = LobbyLoad(servers, http, opts.lobby_tables, opts.lobby_clients, opts.lobby_rate)
+    await load.open_tables()
+    await load.connect()
+    return load
 
 
 async def _run_clients(opts: Options, servers: list[Server]) -> Played:
@@ -81,16 +100,21 @@ async def _run_clients(opts: Options, servers: list[Server]) -> Played:
             await driver.create(bots=i >= opts.games)
             await driver.connect()
             drivers.append(driver)
+        lobby = await _lobby_ready(opts, servers, http)
         start, began = time.perf_counter(), time.time()
         cpu = sum(s.cpu_seconds() for s in servers)
         own = time.process_time()
         for driver in drivers:
             driver.deadline = start + opts.duration
-        await asyncio.gather(*(d.play() for d in drivers), return_exceptions=True)
+        changes = [lobby.change(start + opts.duration)] if lobby is not None else []
+        await asyncio.gather(*(d.play() for d in drivers), *changes, return_exceptions=True)
         elapsed = time.perf_counter() - start
         cpu = sum(s.cpu_seconds() for s in servers) - cpu
         own = time.process_time() - own
-    return Played(stats, elapsed, cpu, own, (began, time.time()))
+        if lobby is not None:
+            await lobby.close()
+    return Played(stats, elapsed, cpu, own, (began, time.time()),
+                  lobby.stats if lobby is not None else None)
 
 
 def _event_loop() -> asyncio.AbstractEventLoop:
@@ -138,7 +162,7 @@ def run(opts: Options) -> Result:
             stop_servers(servers)
         pauses = [s.gc_pauses(*played.window) for s in servers]
     return Result(opts, played.stats, played.elapsed, rss, played.server_cpu,
-                  played.client_cpu, pauses, end, swept)
+                  played.client_cpu, pauses, end, swept, played.lobby)
 
 
 def gc_cell(reports: list[dict[str, Any] | None]) -> str:
@@ -170,7 +194,10 @@ def summary(result: Result) -> dict[str, str]:
     def kb(values: list[int], q: float) -> str:
         return f"{percentile([float(v) for v in values], q) / 1024:.1f}" if values else "-"
 
-    errors = ", ".join(f"{k}: {v}" for k, v in sorted(s.errors.items())) or "0"
+    problems = dict(s.errors)
+    for code, count in (result.lobby.errors.items() if result.lobby else ()):
+        problems[f"lobby {code}"] = count
+    errors = ", ".join(f"{k}: {v}" for k, v in sorted(problems.items())) or "0"
     return {
         "games": f"{s.games}",
         "moves/s": f"{s.moves / result.elapsed:.0f}" if result.elapsed else "-",
@@ -193,4 +220,26 @@ def summary(result: Result) -> dict[str, str]:
             f"{result.client_cpu_seconds * 1000 / s.moves:.1f}" if s.moves else "-",
         "GC pauses n/max ms": gc_cell(result.gc),
         "errors": errors,
+    }
+
+
+def lobby_cells(result: Result) -> dict[str, str] | None:
+    """The lobby's figures of a run (None without lobby load): fan-out percentiles (a
+    change's request to each client's copy), copies missed, sizes, server memory."""
+    lobby = result.lobby
+    if lobby is None:
+        return None
+    fanout = lobby.fanout
+
+    def ms(q: float) -> str:
+        return f"{percentile(fanout, q) * 1000:.0f}" if fanout else "-"
+
+    return {
+        "tables": f"{lobby.tables}", "clients": f"{lobby.clients}",
+        "changes": f"{lobby.changes}",
+        "fan-out ms p50/95/99/max": f"{ms(.5)}/{ms(.95)}/{ms(.99)}/{ms(1)}",
+        "copies missed": f"{lobby.missed}",
+        "KB listing / change": f"{lobby.listing_bytes / 1024:.1f} / "
+                               f"{lobby.change_bytes / 1024:.2f}",
+        "RSS MB": " + ".join(f"{r:.0f}" for r in result.rss_mb),
     }

@@ -28,7 +28,6 @@ from ..hub import TOO_FAR_BEHIND, Connection
 from ..i18n import request_language
 from ..openapi import Integer, errors
 from ..routes_ws import close_soon, parse_ws, receive_text
-from ..wire.codec import encode
 from .model import ACCOUNT_PREFIX, GUEST_PREFIX, Player, checked_spec, clean_name, settings
 from .service import Lobby
 
@@ -161,7 +160,7 @@ async def lobby_socket(ws: WebSocket) -> None:
     sender = asyncio.create_task(conn.send_queued())
     lobby.connections.add(conn)
     try:
-        conn.put_text(encode(await lobby.listing(None)))
+        conn.put_text(await lobby.public_listing_text())
         while not conn.overflowed:
             text = await receive_text(ws)
             conn.put(_answer(text, conn.language))

@@ -45,6 +45,10 @@ class Lobby:
         self.clock = clock
         self.connections: set[Connection] = set()
         self.loop: asyncio.AbstractEventLoop | None = None
+        #: the listing every new lobby connection gets first, encoded (text, when made);
+        #: dropped at each change, so 2,000 clients connecting cost one query, not 2,000
+        self._public: tuple[str, float] | None = None
+        self._public_lock = asyncio.Lock()
 
     async def _db(self, work: Callable[..., T], *args: Any) -> T:
         return await asyncio.to_thread(work, *args)
@@ -62,6 +66,17 @@ class Lobby:
                 "you": player.tag if player else None,
                 "fill_levels": settings()["fill_levels"],
                 "fill_default": settings()["fill_default"]}
+
+    async def public_listing_text(self) -> str:
+        """The listing of nobody in particular (what ``/ws/lobby`` sends first), encoded;
+        made again after a change or once it is ``public_seconds`` old (tables leave
+        the listing's window by age)."""
+        async with self._public_lock:
+            cached = self._public
+            if cached is None or self.clock() - cached[1] > settings()["public_seconds"]:
+                cached = (encode(await self.listing(None)), self.clock())
+                self._public = cached
+            return cached[0]
 
     def mine_json(self, table: Table, player: Player) -> dict[str, Any]:
         """A table of the asker's, with its own seat's invite token once started."""
@@ -127,6 +142,7 @@ class Lobby:
 
     def publish(self, table: Table) -> None:
         """Every lobby connection of this process gets the table as it is now."""
+        self._public = None
         text = encode({"type": "table", "table": table_json(table)})
         for conn in list(self.connections):
             conn.put_text(text)
