@@ -323,3 +323,129 @@ def test_a_new_lobby_connection_gets_the_listing_as_it_is_after_a_change(
     with client.websocket_connect("/ws/lobby") as later:
         seats = later.receive_json()["tables"][0]["seats"]
         assert [s["name"] for s in seats][:2] == ["Ana", "Ben"]
+
+
+# ------------------------------------------------------------------ quick match
+
+
+def test_the_rating_window_widens_with_waiting_time_up_to_its_cap() -> None:
+    window = model.settings()["quick_window"]
+    assert model.rating_window(0) == window["start"]
+    assert model.rating_window(120) == window["start"] + 2 * window["per_minute"]
+    assert model.rating_window(10 ** 6) == window["max"]
+    ana, ben = Player("account:a", "Ana", "a"), Player("account:b", "Ben", "b")
+    waiting = Table("t", spec(2, rated=True), ana.player_id, model.OPEN,
+                    (model.Seat(0, ana.player_id, "Ana"),), 0.0, quick=True, rating=1000)
+    near, far = 1000 + window["start"], 1000 + window["start"] + 1
+    assert model.quick_fits(waiting, spec(2, rated=True), ben, near, now=0.0)
+    assert not model.quick_fits(waiting, spec(2, rated=True), ben, far, now=0.0)
+    assert model.quick_fits(waiting, spec(2, rated=True), ben, far, now=60.0)  # waited
+    assert not model.quick_fits(waiting, spec(3, rated=True), ben, near, now=0.0)
+    assert not model.quick_fits(waiting, spec(2, rated=True), ana, near, now=0.0)  # itself
+
+
+def quick(client: TestClient, who: dict[str, str], **body: Any) -> Any:
+    return client.post("/api/lobby/quick", headers=who,
+                       json={"rules": "demo", "players": 2, **body})
+
+
+def test_two_guests_asking_for_a_quick_match_get_one_game(db: str, client: TestClient) -> None:
+    ana, ben = guest(), guest()
+    first = quick(client, ana, name="Ana")
+    assert first.status_code == 200, first.text
+    waiting = first.json()
+    assert (waiting["matched"], waiting["status"], waiting["quick"]) == (False, "open", True)
+    assert client.get("/api/lobby").json()["tables"] == []  # not listed: matched, not joined
+    second = quick(client, ben, name="Ben").json()
+    assert (second["matched"], second["status"], second["id"]) == (True, "started", waiting["id"])
+    assert second["your_seat"] == 1 and second["token"]
+    mine = client.get("/api/lobby", headers=ana).json()["mine"]
+    assert [(t["id"], t["your_seat"], bool(t["token"])) for t in mine] == [
+        (waiting["id"], 0, True)]
+    game = client.get(f"/api/games/{second['game']}").json()
+    assert [(s["name"], s["kind"]) for s in game["seats"]] == [("Ana", "human"), ("Ben", "human")]
+    assert client.get(f"/api/games/{second['game']}",
+                      params={"token": second["token"]}).status_code == 200
+
+
+def test_quick_match_refusals_have_their_code_and_change_nothing(
+        db: str, client: TestClient) -> None:
+    ana = guest()
+    tid = quick(client, ana, name="Ana").json()["id"]
+    before = stored(db)
+    refused(quick(client, ana), 409, "already_queued")
+    refused(quick(client, ana, rules="standard", players=3), 409, "already_queued")
+    refused(client.post(f"/api/lobby/tables/{tid}/join", headers=guest(), json={}), 409,
+            "quick_table")
+    refused(client.post(f"/api/lobby/tables/{tid}/start", headers=ana), 409, "quick_table")
+    refused(quick(client, guest(), rated=True), 403, "rated_needs_account")
+    refused(quick(client, guest(), players=3), 422, "bad_table")  # demo is for two
+    assert stored(db) == before
+    cancelled = client.post("/api/lobby/quick/cancel", headers=ana)
+    assert cancelled.json()["status"] == "closed"
+    refused(client.post("/api/lobby/quick/cancel", headers=ana), 409, "not_queued")
+    again = quick(client, ana).json()  # waiting again, at a new table
+    assert again["id"] != tid and again["status"] == "open"
+
+
+def test_rated_quick_matches_pair_near_ratings_first_and_widen_with_waiting(
+        db: str) -> None:
+    from tikal.server.rating.model import display, initial
+    from tikal.server.rating.params import rating_params
+
+    now = [1_000_000.0]
+    clients = {}
+    with client_on(db) as setup:
+        lobby = setup.app.state.lobby  # type: ignore[attr-defined]
+        lobby.clock = lambda: now[0]
+        base = initial()
+        step = 1 / rating_params().display.scale  # mu per shown point
+        for name, shown in (("Ana", 1000), ("Ben", 1700), ("Cho", 1050), ("Dov", 1000)):
+            assert setup.post("/api/account/signup", json={
+                "name": name, "password": PASSWORD}).status_code == 201
+            (account_id,), = rows(db, f"SELECT id FROM accounts WHERE name = '{name}'")
+            rating = type(base)(base.mu + (shown - display(base)) * step, base.sigma)
+            lobby.ratings.store.set(account_id, "demo", rating)
+            clients[name] = {"cookie": setup.cookies.get("tikal_session"),
+                             "csrf": setup.get("/api/account").json()["csrf"]}
+            setup.cookies.clear()
+
+        def ask(name: str) -> dict[str, Any]:
+            setup.cookies.set("tikal_session", clients[name]["cookie"])
+            try:
+                answer = quick(setup, {"X-CSRF-Token": clients[name]["csrf"]}, rated=True)
+            finally:
+                setup.cookies.clear()
+            assert answer.status_code == 200, answer.text
+            found: dict[str, Any] = answer.json()
+            return found
+
+        ana, ben = ask("Ana"), ask("Ben")
+        assert not ana["matched"] and not ben["matched"] and ana["id"] != ben["id"]
+        cho = ask("Cho")  # 50 from Ana, 650 from Ben: Ana's table
+        assert cho["matched"] and cho["id"] == ana["id"]
+        now[0] += 7 * 60  # Ben has waited 7 minutes: his window reaches 800
+        dov = ask("Dov")
+        assert dov["matched"] and dov["id"] == ben["id"]
+    assert rows(db, "SELECT COUNT(*) FROM rated_games") == [(2,)]
+
+
+def test_two_quick_matches_asked_at_once_make_one_table(db: str) -> None:
+    """Seekers are matched one at a time (an advisory lock on PostgreSQL, the writer's
+    lock on SQLite): two asking at once on two servers are paired, not left waiting at
+    two tables."""
+    with client_on(db) as one, client_on(db) as two:
+        answers: list[Any] = []
+        gate = threading.Barrier(2)
+
+        def ask(c: TestClient) -> None:
+            gate.wait()
+            answers.append(quick(c, guest()))
+
+        threads = [threading.Thread(target=ask, args=(c,)) for c in (one, two)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    assert sorted(a.json()["matched"] for a in answers) == [False, True]
+    assert rows(db, "SELECT COUNT(*), MIN(status) FROM lobby_tables") == [(1, "started")]

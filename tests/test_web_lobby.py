@@ -150,3 +150,33 @@ def test_the_lobby_page_in_japanese_has_no_english_left(
     assert leftovers(texts, "ja") == []
     assert "ロビー" in page.inner_text("h1")
     assert not errors, errors
+
+
+def test_quick_match_pairs_two_waiting_guests(server: ServerProcess, browser: Any) -> None:
+    errors: list[str] = []
+    gil = lobby(browser, server, errors)
+    gil.fill("#guest-name", "Gil")
+    gil.select_option("#quick-rules", "demo")
+    gil.click("#quick-submit")
+    gil.wait_for_selector("#quick-waiting:visible")
+    assert "1" in gil.inner_text("#quick-status")
+    gil.wait_for_function("() => document.querySelector('#quick-status').textContent"
+                          ".includes('0:01')")  # the waiting time counts up
+    shot(gil, "07-quick-waiting")
+    gil.click("#quick-cancel")  # stops waiting: the form is back
+    gil.wait_for_selector("#quick-form:visible")
+    gil.click("#quick-submit")
+    gil.wait_for_selector("#quick-waiting:visible")
+    hal = lobby(browser, server, errors)
+    assert hal.locator("#open-tables li[data-table]").count() == 0 or \
+        "Gil" not in hal.inner_text("#open-tables")  # a quick table is never listed
+    hal.fill("#guest-name", "Hal")
+    hal.select_option("#quick-rules", "demo")
+    hal.click("#quick-submit")
+    hal.wait_for_url("**/play/**#t=*")
+    gil.wait_for_url("**/play/**#t=*")
+    assert gil.url.split("#")[0] == hal.url.split("#")[0]
+    wait_state(gil, "S.you.length === 1 && S.you[0] === 0")
+    wait_state(hal, "S.you.length === 1 && S.you[0] === 1")
+    assert [s["name"] for s in state(hal)["seats"]] == ["Gil", "Hal"]
+    assert not errors, errors

@@ -54,14 +54,18 @@
   function summary(t) {
     const parts = [TK.t("lobby.for_players", { rules: TK.t("ruleset." + t.rules), players: t.players })];
     const texts = (META && META.rulesets[t.rules] && META.rulesets[t.rules].option_texts) || {};
-    for (const [name, on] of Object.entries(t.options || {})) if (on) parts.push(texts[name] || name);
+    const defaults = (META && META.rulesets[t.rules] && META.rulesets[t.rules].options) || {};
+    for (const [name, on] of Object.entries(t.options || {})) {
+      if (on !== !!defaults[name]) parts.push(on ? texts[name] || name : TK.t("lobby.option_off", { option: texts[name] || name }));
+    }
     return parts.join(" · ");
   }
 
   function badges(t) {
     const out = [];
     if (t.rated) out.push(h("span", { class: "badge rated" }, TK.t("lobby.rated_badge")));
-    out.push(h("span", { class: "meta" }, TK.t("lobby.bots_fill", { level: TK.levelName(t.fill) })));
+    if (t.quick) out.push(h("span", { class: "meta" }, TK.t("lobby.quick_match")));
+    else out.push(h("span", { class: "meta" }, TK.t("lobby.bots_fill", { level: TK.levelName(t.fill) })));
     return out;
   }
 
@@ -88,6 +92,7 @@
     const out = [];
     const seated = isMine(t);
     const free = t.seats.filter((s) => s.name === null).length;
+    if (t.quick && t.status === "open") return out; // waiting: the quick-match card cancels
     if (t.status === "open" && !seated && free) {
       out.push(actionButton(TK.t("lobby.join"), async () => changed(await post(`/api/lobby/tables/${t.id}/join`, { name: guestName() })), true));
     }
@@ -115,21 +120,41 @@
     box.replaceChildren(...(items.length ? items : [h("li", { class: "hint-text" }, empty)]));
   }
 
+  // The quick-match card: the form, or the table one waits at with its seats filled so far.
+  let waitTimer = null;
+  function renderQuick() {
+    const waiting = [...mine.values()].find((t) => t.quick && t.status === "open");
+    el("quick-form").hidden = !!waiting;
+    el("quick-waiting").hidden = !waiting;
+    clearInterval(waitTimer);
+    if (!waiting) return;
+    const show = () => {
+      const seconds = Math.max(0, Math.round(Date.now() / 1000 - waiting.created));
+      const taken = waiting.seats.filter((s) => s.name !== null).length;
+      el("quick-status").textContent = TK.t("lobby.quick_waiting", {
+        game: summary(waiting), seated: taken, players: waiting.players,
+        time: `${Math.floor(seconds / 60)}:${String(seconds % 60).padStart(2, "0")}` });
+    };
+    show();
+    waitTimer = setInterval(show, 1000);
+  }
+
   function render() {
+    renderQuick();
     const newest = (a, b) => b.created - a.created;
     fillList(el("open-tables"), [...open.values()].sort(newest).map(tableItem), TK.t("lobby.no_open_tables"));
     const own = [...mine.values()].filter((t) => t.status === "open" || t.status === "started").sort(newest);
     fillList(el("my-tables"), own.map(tableItem), TK.t("lobby.no_tables_of_yours"));
     fillList(el("playing-tables"), playing.map((t) => h("li", { "data-table": t.id },
       h("a", { href: `/play/${t.game}` }, summary(t)),
-      h("span", { class: "meta" }, TK.list(t.seats.map((s) => s.name || TK.levelName(t.fill)))))),
+      h("span", { class: "meta" }, TK.list(t.seats.map((s) => s.name || TK.t("index.bot", { level: TK.levelName(t.fill) })))))),
     TK.t("lobby.nothing_to_watch"));
   }
 
   // -- the state of the lobby --------------------------------------------------------
 
   function take(t) {
-    if (t.status === "open") open.set(t.id, t); else open.delete(t.id);
+    if (t.status === "open" && !t.quick) open.set(t.id, t); else open.delete(t.id);
     if (t.status === "started") playing = [t, ...playing.filter((p) => p.id !== t.id)].slice(0, 50);
     const own = mine.get(t.id);
     if (own) mine.set(t.id, { ...own, ...t });
@@ -247,12 +272,46 @@
     });
   }
 
+  function buildQuickForm() {
+    const rules = el("quick-rules");
+    const players = el("quick-players");
+    rules.replaceChildren(...Object.keys(META.rulesets).map((name) => h("option", { value: name }, TK.t("ruleset." + name))));
+    const counts = () => {
+      const rs = META.rulesets[rules.value];
+      players.replaceChildren(...rs.players.map((n) => h("option", { value: n }, TK.format(n))));
+    };
+    rules.addEventListener("change", counts);
+    counts();
+    el("quick-rated").disabled = !me.signed_in;
+    const form = el("quick-form");
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      el("quick-error").textContent = "";
+      const button = el("quick-submit");
+      button.disabled = true;
+      try {
+        const answer = await post("/api/lobby/quick", {
+          rules: rules.value, players: Number(players.value), rated: el("quick-rated").checked,
+          name: me.signed_in ? null : guestName(),
+        });
+        changed(answer);
+      } catch (err) {
+        el("quick-error").textContent = (err.data && err.data.message) || err.message;
+      } finally { button.disabled = false; }
+    });
+    el("quick-cancel").addEventListener("click", async () => {
+      try { changed(await post("/api/lobby/quick/cancel")); } catch (err) { TK.toast(err.message, "error"); await refresh(); }
+    });
+  }
+
   async function start() {
     [META, me] = await Promise.all([TK.api("/api/meta"), TK.api("/api/account").catch(() => ({ signed_in: false }))]);
     await refresh();
     for (const t of mine.values()) if (t.status === "started") startedBefore.add(t.id);
     ready = true;
     buildForm();
+    buildQuickForm();
+    render();
     connect();
   }
 

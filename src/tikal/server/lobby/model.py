@@ -106,6 +106,10 @@ class Table:
     seats: tuple[Seat, ...]
     created: float
     game_id: str | None = None
+    #: a quick match's table: not listed, joined by rating, started once full
+    quick: bool = False
+    #: the rating of its first player (rated quick matches), as players are shown it
+    rating: int | None = None
 
     def seat_of(self, player_id: str) -> Seat | None:
         return next((s for s in self.seats if s.player_id == player_id), None)
@@ -116,8 +120,12 @@ class Table:
         return [n for n in range(self.spec.players) if n not in taken]
 
 
-def check_join(table: Table, player: Player, seat: int | None) -> int:
-    """The seat ``player`` gets at ``table`` (the one asked for, else the first free)."""
+def check_join(table: Table, player: Player, seat: int | None, *,
+               matched: bool = False) -> int:
+    """The seat ``player`` gets at ``table`` (the one asked for, else the first free);
+    a quick match's table is joined only by being matched to it."""
+    if table.quick and not matched:
+        raise refused("quick_table", "quick_table")
     if table.status != OPEN:
         raise refused("table_closed", "table_closed")
     if table.seat_of(player.player_id) is not None:
@@ -147,10 +155,30 @@ def check_leave(table: Table, player: Player) -> Seat:
 def check_start(table: Table, player: Player) -> None:
     """Only the creator starts, and only an open table; rated tables need every seat
     taken by an account or left to a bot (the ratings' own checks follow)."""
+    if table.quick:
+        raise refused("quick_table", "quick_table")
     if table.creator != player.player_id:
         raise refused("not_creator", "not_creator", 403)
     if table.status != OPEN:
         raise refused("table_closed", "table_closed")
+
+
+def rating_window(waited: float) -> float:
+    """How far apart two ratings may be to be matched after ``waited`` seconds: narrow
+    at first, wider the longer a table waits (``quick_window`` of data/lobby.json)."""
+    window = settings()["quick_window"]
+    return float(min(window["max"], window["start"] + window["per_minute"] * waited / 60))
+
+
+def quick_fits(table: Table, spec: Spec, player: Player, rating: int | None,
+               now: float) -> bool:
+    """Whether ``player`` (rated ``rating``) may be matched to the waiting ``table``."""
+    if (table.spec != spec or not table.free or table.seat_of(player.player_id)
+            or table.status != OPEN):
+        return False
+    if not spec.rated or table.rating is None or rating is None:
+        return True
+    return abs(table.rating - rating) <= rating_window(now - table.created)
 
 
 def game_seats(table: Table) -> list[dict[str, Any]]:
@@ -168,7 +196,7 @@ def table_json(table: Table) -> dict[str, Any]:
         "id": table.table_id, "rules": table.spec.rules, "players": table.spec.players,
         "options": table.spec.options, "rated": table.spec.rated, "fill": table.spec.fill,
         "status": table.status, "game": table.game_id, "created": table.created,
-        "creator": public_tag(table.creator),
+        "creator": public_tag(table.creator), "quick": table.quick,
         "seats": [{"seat": n, "name": by_seat[n].name if n in by_seat else None,
                    "tag": public_tag(by_seat[n].player_id) if n in by_seat else None}
                   for n in range(table.spec.players)],

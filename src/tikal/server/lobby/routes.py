@@ -147,6 +147,38 @@ async def start_table(request: Request, table_id: TableId, x_tikal_guest: str | 
     return lobby.mine_json(await lobby.start(table_id, player, client_of(request)), player)
 
 
+class QuickIn(BaseModel):
+    rules: str = Field("standard", description="standard, auction or demo",
+                       json_schema_extra={"enum": list(RULE_SET_NAMES)})
+    players: Integer = Field(2, ge=2, le=4, description="players of the game")
+    options: dict[str, StrictBool] = Field(default_factory=dict,
+                                           description="the rule set's options")
+    rated: StrictBool = Field(False, description="rated (signed in): matched by rating")
+    name: str | None = Field(None, max_length=64, description="a guest's name")
+
+
+@router.post("/api/lobby/quick", responses=CHANGE_ERRORS)
+async def quick_match(request: Request, body: QuickIn, x_tikal_guest: str | None = Guest,
+                      x_csrf_token: str | None = Csrf) -> dict[str, Any]:
+    """Quick match: a seat at a waiting table of the same game (rated: by rating, the
+    window widening with its waiting time), else a new waiting table; the game starts
+    when the table is full (``status: started``, the seat's ``token``)."""
+    player = await changer(request, body.name)
+    spec = checked_spec(body.rules, body.players, body.options, body.rated, None)
+    lobby = lobby_of(request)
+    table, started = await lobby.quick(player, spec, client_of(request))
+    return {**lobby.mine_json(table, player), "matched": started}
+
+
+@router.post("/api/lobby/quick/cancel", responses=CHANGE_ERRORS)
+async def cancel_quick_match(request: Request, x_tikal_guest: str | None = Guest,
+                             x_csrf_token: str | None = Csrf) -> dict[str, Any]:
+    """Stop waiting for a quick match."""
+    player = await changer(request)
+    lobby = lobby_of(request)
+    return lobby.mine_json(await lobby.cancel_quick(player), player)
+
+
 # ------------------------------------------------------------------ the live topic
 
 

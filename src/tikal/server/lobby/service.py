@@ -18,6 +18,7 @@ from typing import Any, TypeVar
 from ..hub import Connection
 from ..keeper import Keeper
 from ..manager import Manager
+from ..rating.model import display
 from ..rating.service import Ratings
 from ..wire.codec import encode
 from .model import (
@@ -113,7 +114,17 @@ class Lobby:
         player's seat gets its invite token (seen in "my tables"), accounts are bound to
         their seats, a rated table's game is marked rated."""
         table = await self._db(self.store.claim_start, table_id, player, self.clock())
-        self.keeper.check_create(client, False)
+        return await self._launch(table, client)
+
+    async def _launch(self, table: Table, client: str) -> Table:
+        """The game of a table claimed to start: made, its seats bound, the table
+        started; if it cannot be made (a cap, storage), the table is open again."""
+        table_id = table.table_id
+        try:
+            self.keeper.check_create(client, False)
+        except BaseException:
+            await self._db(self.store.unclaim, table_id, self.clock())
+            raise
         try:
             session, links = await self._db(self.manager.create, table.spec.rules,
                                             game_seats(table), table.spec.options)
@@ -128,6 +139,38 @@ class Lobby:
                                  self.clock())
         self.publish(started)
         return started
+
+    async def quick(self, player: Player, spec: Spec, client: str) -> tuple[Table, bool]:
+        """Quick match: matched to a waiting table of the same game (by rating if rated,
+        the window widening with its waiting time) or waiting at a new one; the game
+        starts as soon as a table is full.  (the table, whether a game started)."""
+        rating = None
+        if spec.rated:
+            if player.account_id is None:
+                raise refused("rated_needs_account", "rated_needs_account", 403)
+            self.ratings.check_rated_game(spec.rules, ["human"] * spec.players, False, False)
+            rating = await self._db(self._rating_of, player.account_id, spec.rules)
+        table, full = await self._db(self.store.quick, secrets.token_urlsafe(9), spec,
+                                     player, rating, self.clock())
+        if not full:
+            self.publish(table)
+            return table, False
+        try:
+            return await self._launch(table, client), True
+        except BaseException:
+            # the last seat is given back, so the table waits again for someone else
+            await self._db(self.store.leave, table.table_id, player, self.clock())
+            raise
+
+    def _rating_of(self, account_id: str, rules: str) -> int:
+        return display(self.ratings.store.rating(account_id, rules))
+
+    async def cancel_quick(self, player: Player) -> Table:
+        """Stop waiting for a quick match (``not_queued`` 409 when not waiting)."""
+        table_id = await self._db(self.store.waiting_at, player.player_id)
+        if table_id is None:
+            raise refused("not_queued", "not_queued")
+        return await self.leave(table_id, player)
 
     def _bind_accounts(self, table: Table, game_id: str, tokens: dict[int, str]) -> None:
         for seat in table.seats:

@@ -29,6 +29,7 @@ from .model import (
     check_join,
     check_leave,
     check_start,
+    quick_fits,
     refused,
     settings,
 )
@@ -37,7 +38,10 @@ T = TypeVar("T")
 #: The NOTIFY channel of lobby changes (payload ``"<table id> <origin>"``).
 CHANNEL = "tikal_lobby"
 
-TABLE_COLUMNS = "id, rules, players, options, rated, fill, creator, status, game_id, created"
+TABLE_COLUMNS = ("id, rules, players, options, rated, fill, creator, status, game_id, "
+                 "created, quick, rating")
+#: The advisory lock (PostgreSQL) that makes quick matches one at a time across processes.
+QUICK_LOCK = 290_2026
 
 
 def _table(row: Any, seats: Sequence[Any]) -> Table:
@@ -46,7 +50,8 @@ def _table(row: Any, seats: Sequence[Any]) -> Table:
     return Table(row["id"], spec, row["creator"], row["status"],
                  tuple(Seat(int(s["seat"]), s["player"], s["name"], s["token"])
                        for s in sorted(seats, key=lambda s: int(s["seat"]))),
-                 float(row["created"]), row["game_id"])
+                 float(row["created"]), row["game_id"], bool(row["quick"]),
+                 None if row["rating"] is None else int(row["rating"]))
 
 
 class LobbyStore:
@@ -54,6 +59,7 @@ class LobbyStore:
         self.storage = storage
         self._announce: Callable[[Db, str, str], None] | None = getattr(
             storage, "announce", None)
+        self.storage_kind: str = getattr(storage, "kind", "sqlite")
 
     def _q(self, db: Db, query: str, params: Sequence[Any] = ()) -> list[Any]:
         cursor = db.execute(self.storage.sql(query), params)
@@ -104,8 +110,8 @@ class LobbyStore:
         ``data/lobby.json``; open tables older than ``since`` are not listed."""
         def work(db: Db) -> tuple[list[Table], list[Table]]:
             opened = self._q(db, f"SELECT {TABLE_COLUMNS} FROM lobby_tables WHERE status = ? "
-                             "AND updated >= ? ORDER BY created DESC LIMIT ?",
-                             (OPEN, since, settings()["open_listed"]))
+                             "AND quick = ? AND updated >= ? ORDER BY created DESC LIMIT ?",
+                             (OPEN, False, since, settings()["open_listed"]))
             started = self._q(db, f"SELECT {TABLE_COLUMNS} FROM lobby_tables WHERE "
                               "status = ? ORDER BY updated DESC LIMIT ?",
                               (STARTED, settings()["started_listed"]))
@@ -135,15 +141,61 @@ class LobbyStore:
             cap = settings()["tables_per_player"]
             if int(mine[0]["n"]) >= cap:
                 raise refused("too_many_tables", "too_many_tables", 429, max=cap)
-            self._q(db, f"INSERT INTO lobby_tables ({TABLE_COLUMNS}, updated) VALUES "
-                    "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    (table_id, spec.rules, spec.players, json.dumps(spec.options),
-                     spec.rated, spec.fill, player.player_id, OPEN, None, now, now))
-            self._insert_seat(db, table_id, 0, player, now)
-            self._changed(db, table_id, now)
-            return self._existing(db, table_id)
+            return self._new_table(db, table_id, spec, player, now)
 
         return self._write(work)
+
+    def _new_table(self, db: Db, table_id: str, spec: Spec, player: Player, now: float,
+                   quick: bool = False, rating: int | None = None) -> Table:
+        self._q(db, f"INSERT INTO lobby_tables ({TABLE_COLUMNS}, updated) VALUES "
+                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (table_id, spec.rules, spec.players, json.dumps(spec.options),
+                 spec.rated, spec.fill, player.player_id, OPEN, None, now, quick, rating,
+                 now))
+        self._insert_seat(db, table_id, 0, player, now)
+        self._changed(db, table_id, now)
+        return self._existing(db, table_id)
+
+    def quick(self, table_id: str, spec: Spec, player: Player, rating: int | None,
+              now: float) -> tuple[Table, bool]:
+        """A quick match: ``player`` sits down at the oldest waiting quick table it fits
+        (same game; ratings within the table's window, see :func:`~.model.quick_fits`),
+        else opens one (id ``table_id``).  (table, whether it is now full: claimed to be
+        started).  One at a time, so two seekers never open two tables for one game."""
+        def work(db: Db) -> tuple[Table, bool]:
+            if self.storage_kind == "postgresql":
+                db.execute("SELECT pg_advisory_xact_lock(%s)", (QUICK_LOCK,))
+            if self._waiting_at(db, player.player_id):
+                raise refused("already_queued", "already_queued")
+            rows = self._q(db, f"SELECT {TABLE_COLUMNS} FROM lobby_tables WHERE quick = ? "
+                           "AND status = ? AND rules = ? AND players = ? ORDER BY created",
+                           (True, OPEN, spec.rules, spec.players))
+            for table in self._many(db, rows):
+                if not quick_fits(table, spec, player, rating, now):
+                    continue
+                seat = check_join(table, player, None, matched=True)
+                if not self._insert_seat(db, table.table_id, seat, player, now):
+                    continue
+                full = len(table.free) == 1
+                if full:
+                    self._q(db, "UPDATE lobby_tables SET status = ? WHERE id = ? AND "
+                            "status = ?", (STARTING, table.table_id, OPEN))
+                self._changed(db, table.table_id, now)
+                return self._existing(db, table.table_id), full
+            return self._new_table(db, table_id, spec, player, now, True, rating), False
+
+        return self._write(work)
+
+    def _waiting_at(self, db: Db, player_id: str) -> str | None:
+        rows = self._q(db, "SELECT t.id AS id FROM lobby_tables t JOIN lobby_seats s ON "
+                       "s.table_id = t.id WHERE s.player = ? AND t.quick = ? AND t.status = ?",
+                       (player_id, True, OPEN))
+        return str(rows[0]["id"]) if rows else None
+
+    def waiting_at(self, player_id: str) -> str | None:
+        """The quick table ``player_id`` waits at, if any."""
+        return self.storage.transaction(lambda db: self._waiting_at(db, player_id),
+                                        write=False)
 
     def _insert_seat(self, db: Db, table_id: str, seat: int, player: Player,
                      now: float) -> bool:
@@ -173,16 +225,21 @@ class LobbyStore:
         def work(db: Db) -> Table:
             table = self._existing(db, table_id)
             check_leave(table, player)
-            if table.creator == player.player_id:
-                self._q(db, "UPDATE lobby_tables SET status = ? WHERE id = ? AND status = ?",
-                        (CLOSED, table_id, OPEN))
+            if table.creator == player.player_id and not table.quick:
+                self._close(db, table_id)
             else:
                 self._q(db, "DELETE FROM lobby_seats WHERE table_id = ? AND player = ?",
                         (table_id, player.player_id))
+                if table.quick and len(table.seats) == 1:  # the last one waiting left
+                    self._close(db, table_id)
             self._changed(db, table_id, now)
             return self._existing(db, table_id)
 
         return self._write(work)
+
+    def _close(self, db: Db, table_id: str) -> None:
+        self._q(db, "UPDATE lobby_tables SET status = ? WHERE id = ? AND status = ?",
+                (CLOSED, table_id, OPEN))
 
     def claim_start(self, table_id: str, player: Player, now: float) -> Table:
         """Mark the table starting (one start wins); the game is made next."""

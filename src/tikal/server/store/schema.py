@@ -281,7 +281,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     )),
     Migration(7, "the lobby's tables and their seats", (
         # creator: a player id (account:<id> or guest:<digest>); status: open, starting,
-        # started or closed; game_id once started
+        # started or closed; game_id once started; quick: a quick match's table (not
+        # listed, started when full), rating: its first player's (rated quick matches)
         Statement("""CREATE TABLE IF NOT EXISTS lobby_tables (
             id TEXT PRIMARY KEY,
             rules TEXT NOT NULL,
@@ -293,7 +294,9 @@ MIGRATIONS: tuple[Migration, ...] = (
             status TEXT NOT NULL,
             game_id TEXT,
             created {real} NOT NULL,
-            updated {real} NOT NULL)"""),
+            updated {real} NOT NULL,
+            quick {boolean} NOT NULL,
+            rating INTEGER)"""),
         Statement("CREATE INDEX IF NOT EXISTS lobby_tables_status "
                   "ON lobby_tables (status, updated)"),
         # one row per taken seat: the primary key makes a seat one player's, the unique
