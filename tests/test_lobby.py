@@ -449,3 +449,17 @@ def test_two_quick_matches_asked_at_once_make_one_table(db: str) -> None:
             t.join()
     assert sorted(a.json()["matched"] for a in answers) == [False, True]
     assert rows(db, "SELECT COUNT(*), MIN(status) FROM lobby_tables") == [(1, "started")]
+
+
+def test_my_tables_put_the_games_waiting_for_my_move_first(client: TestClient) -> None:
+    ana, ben = guest(), guest()
+    game = quick(client, ana, name="Ana").json()
+    game = quick(client, ben, name="Ben").json()
+    current = client.get(f"/api/games/{game['game']}").json()["current"]
+    mover, other = (ana, ben) if current == 0 else (ben, ana)
+    later = open_table(client, mover)  # an open table, newer than the game
+    mine = client.get("/api/lobby", headers=mover).json()["mine"]
+    assert [(t["id"], t.get("turn")) for t in mine] == [
+        (game["id"], "yours"), (later["id"], None)]
+    theirs = client.get("/api/lobby", headers=other).json()["mine"]
+    assert [t.get("turn") for t in theirs] == ["theirs"]

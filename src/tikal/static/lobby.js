@@ -64,6 +64,8 @@
   function badges(t) {
     const out = [];
     if (t.rated) out.push(h("span", { class: "badge rated" }, TK.t("lobby.rated_badge")));
+    const turn = mine.has(t.id) ? mine.get(t.id).turn : null;
+    if (turn) out.push(h("span", { class: "badge turn-" + turn }, TK.t("lobby.turn_" + turn)));
     if (t.quick) out.push(h("span", { class: "meta" }, TK.t("lobby.quick_match")));
     else out.push(h("span", { class: "meta" }, TK.t("lobby.bots_fill", { level: TK.levelName(t.fill) })));
     return out;
@@ -139,11 +141,20 @@
     waitTimer = setInterval(show, 1000);
   }
 
+  // "Your turn" in the tab's title while a game of mine waits for my move.
+  const baseTitle = document.title;
+  function renderTitle() {
+    const waiting = [...mine.values()].filter((t) => t.turn === "yours").length;
+    document.title = waiting ? TK.t("lobby.title_your_turn", { count: waiting, title: baseTitle }) : baseTitle;
+  }
+
   function render() {
     renderQuick();
+    renderTitle();
     const newest = (a, b) => b.created - a.created;
     fillList(el("open-tables"), [...open.values()].sort(newest).map(tableItem), TK.t("lobby.no_open_tables"));
-    const own = [...mine.values()].filter((t) => t.status === "open" || t.status === "started").sort(newest);
+    // in the server's order: the games waiting for my move first
+    const own = [...mine.values()].filter((t) => t.status === "open" || t.status === "started");
     fillList(el("my-tables"), own.map(tableItem), TK.t("lobby.no_tables_of_yours"));
     fillList(el("playing-tables"), playing.map((t) => h("li", { "data-table": t.id },
       h("a", { href: `/play/${t.game}` }, summary(t)),
@@ -313,6 +324,10 @@
     buildQuickForm();
     render();
     connect();
+    // moves in my games are not lobby changes: whose turn it is is read again now and then
+    setInterval(() => {
+      if ([...mine.values()].some((t) => t.turn === "yours" || t.turn === "theirs")) refresh().catch(() => {});
+    }, 20000);
   }
 
   start().catch((err) => { el("lobby-live").textContent = err.message; });

@@ -15,6 +15,7 @@ import time
 from collections.abc import Callable
 from typing import Any, TypeVar
 
+from ..errors import ServerError
 from ..hub import Connection
 from ..keeper import Keeper
 from ..manager import Manager
@@ -34,6 +35,8 @@ from .model import (
 from .store import LobbyStore
 
 T = TypeVar("T")
+#: The order of "my tables": my move first, then open tables, the others' moves, the ends.
+TURN_ORDER: dict[str | None, int] = {"yours": 0, None: 1, "theirs": 2, "over": 3}
 
 
 class Lobby:
@@ -60,10 +63,10 @@ class Lobby:
         """What a lobby page shows: open tables, games to watch, and the asker's own."""
         since = self.clock() - settings()["open_hours"] * 3600
         opened, started = await self._db(self.store.listing, since)
-        mine = await self._db(self.store.of_player, player.player_id) if player else []
+        mine = await self._db(self._mine_with_turns, player) if player else []
         return {"type": "lobby", "tables": [table_json(t) for t in opened],
                 "playing": [table_json(t) for t in started],
-                "mine": [self.mine_json(t, player) for t in mine] if player else [],
+                "mine": mine,
                 "you": player.tag if player else None,
                 "fill_levels": settings()["fill_levels"],
                 "fill_default": settings()["fill_default"]}
@@ -78,6 +81,29 @@ class Lobby:
                 cached = (encode(await self.listing(None)), self.clock())
                 self._public = cached
             return cached[0]
+
+    def _mine_with_turns(self, player: Player) -> list[dict[str, Any]]:
+        """The asker's tables, those waiting for its move first (then the open ones, the
+        others' turns, the games over), each started one with ``turn``."""
+        out = []
+        for table in self.store.of_player(player.player_id):
+            entry = self.mine_json(table, player)
+            seat = table.seat_of(player.player_id)
+            if table.status == STARTED and table.game_id and seat is not None:
+                entry["turn"] = self._turn(table.game_id, seat.seat)
+            out.append(entry)
+        return sorted(out, key=lambda e: TURN_ORDER.get(e.get("turn"), 1))
+
+    def _turn(self, game_id: str, seat: int) -> str | None:
+        """``yours``, ``theirs`` or ``over`` for ``seat`` of the game (None if it cannot
+        be read now)."""
+        try:
+            game = self.manager.get(game_id).game
+        except ServerError:
+            return None
+        if game.is_over:
+            return "over"
+        return "yours" if game.current == seat else "theirs"
 
     def mine_json(self, table: Table, player: Player) -> dict[str, Any]:
         """A table of the asker's, with its own seat's invite token once started."""
