@@ -18,9 +18,12 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+
+from pg_helpers import PgServerProcess, fresh_database
 
 PG_MODULES = frozenset({"test_server_pg.py", "test_lobby_pg.py"})
 PG_PARAMETERS = frozenset({"postgresql"})  # the kind tests/pg_helpers.py knows
@@ -29,6 +32,25 @@ DURATIONS = Path(__file__).with_name("durations.json")
 SLOW_SECONDS = 0.75
 
 _measured: Counter[str] = Counter()
+
+
+@pytest.fixture
+def pg_url() -> Iterator[str]:
+    """A fresh PostgreSQL database for one test (skipped without a server, failed in CI)."""
+    yield from fresh_database()
+
+
+@pytest.fixture
+def servers(pg_url: str, tmp_path: Path) -> Iterator[list[PgServerProcess]]:
+    """Two ``tikal serve`` processes on the same PostgreSQL database."""
+    started: list[PgServerProcess] = []
+    try:
+        for _ in range(2):
+            started.append(PgServerProcess(pg_url, tmp_path).start())
+        yield started
+    finally:
+        for server in started:
+            server.stop()
 
 
 def pytest_addoption(parser: pytest.Parser) -> None:

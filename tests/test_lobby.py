@@ -6,18 +6,17 @@ status and code (docs/web.md, Lobby) and for changing nothing; the live topic.
 from __future__ import annotations
 
 import secrets
-import sqlite3
 import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import psycopg
 import pytest
 from fastapi.testclient import TestClient
 
 from pg_helpers import database_of_kind
-from tikal.server import create_app
+from test_accounts import client_on as accounts_client_on
+from test_accounts import rows
 from tikal.server.limits import LimitSettings, Rate
 from tikal.server.lobby import model
 from tikal.server.lobby.model import Player, Spec, Table, public_tag
@@ -35,22 +34,14 @@ def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
 
 
 def client_on(db: str, limits: LimitSettings = GENEROUS) -> TestClient:
-    return TestClient(create_app(db, bot_delay=0.0, limit_settings=limits,
-                                 shipped_bot_ratings=False))
+    """A server on ``db`` whose limits let a test make many lobby changes."""
+    return accounts_client_on(db, limits)
 
 
 @pytest.fixture
 def client(db: str) -> Iterator[TestClient]:
     with client_on(db) as c:
         yield c
-
-
-def rows(db: str, query: str) -> list[tuple[Any, ...]]:
-    if db.startswith("postgresql"):
-        with psycopg.connect(db) as conn:
-            return [tuple(r) for r in conn.execute(query).fetchall()]
-    with sqlite3.connect(db) as conn:
-        return [tuple(r) for r in conn.execute(query).fetchall()]
 
 
 def guest() -> dict[str, str]:

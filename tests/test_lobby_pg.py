@@ -9,36 +9,16 @@ from __future__ import annotations
 import json
 import secrets
 import threading
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import psycopg
-import pytest
 import websockets.sync.client as ws_client
 
-from pg_helpers import PgServerProcess, fresh_database
+from pg_helpers import PgServerProcess
 
 #: A bound for a broken server, not a timing assertion.
 PATIENCE = 60.0
-
-
-@pytest.fixture
-def pg_url() -> Iterator[str]:
-    yield from fresh_database()
-
-
-@pytest.fixture
-def servers(pg_url: str, tmp_path: Path) -> Iterator[list[PgServerProcess]]:
-    started: list[PgServerProcess] = []
-    try:
-        for _ in range(2):
-            started.append(PgServerProcess(pg_url, tmp_path).start())
-        yield started
-    finally:
-        for server in started:
-            server.stop()
 
 
 def guest() -> dict[str, str]:

@@ -6,22 +6,14 @@ run here proves it works; the figures come from the full-size run (docs/web.md).
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterator
 
 import psycopg
-import pytest
 from typer.testing import CliRunner
 
-from pg_helpers import fresh_database
 from tikal.cli import app
 from tikal.messages import text
 from tikal.server.rating import display
 from tikal.server.rating.bench import made_up, scans
-
-
-@pytest.fixture
-def pg_url() -> Iterator[str]:
-    yield from fresh_database()
 
 
 def test_made_up_ratings_agree_with_their_history_and_games() -> None:

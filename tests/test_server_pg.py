@@ -14,16 +14,13 @@ import random
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 import websockets.sync.client as ws_client
 
 from pg_helpers import (
     PgServerProcess,
-    fresh_database,
     new_game,
     require_restartable_postgres,
     restart_postgres,
@@ -35,24 +32,6 @@ from tikal.server.store.postgres import PostgresStorage
 
 #: A bound for a broken server, not a timing assertion.
 PATIENCE = 60.0
-
-
-@pytest.fixture
-def pg_url() -> Iterator[str]:
-    yield from fresh_database()
-
-
-@pytest.fixture
-def servers(pg_url: str, tmp_path: Path) -> Iterator[list[PgServerProcess]]:
-    """Two server processes on the same database."""
-    started: list[PgServerProcess] = []
-    try:
-        for _ in range(2):
-            started.append(PgServerProcess(pg_url, tmp_path).start())
-        yield started
-    finally:
-        for server in started:
-            server.stop()
 
 
 class Table:

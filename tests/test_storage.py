@@ -11,7 +11,7 @@ from pathlib import Path
 import psycopg
 import pytest
 
-from pg_helpers import database_of_kind, fresh_database
+from pg_helpers import database_of_kind
 from tikal.server.errors import ServerError
 from tikal.server.manager import Manager
 from tikal.server.store import (
@@ -25,11 +25,6 @@ from tikal.server.store import (
     open_storage,
 )
 from tikal.server.store.postgres import CHANNEL, PostgresStorage
-
-
-@pytest.fixture
-def pg_url() -> Iterator[str]:
-    yield from fresh_database()
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

@@ -13,15 +13,6 @@ from typing import Annotated
 
 import typer
 from rich.markup import escape
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TaskProgressColumn,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 
 from ..bots import BOT_NAMES
@@ -39,7 +30,15 @@ from ..bots.strength import (
     append_entry,
     entry_from_results,
 )
-from .common import LangOption, check_players, fail, language_of, say, wide_console
+from .common import (
+    LangOption,
+    check_players,
+    fail,
+    language_of,
+    progress_bar,
+    say,
+    wide_console,
+)
 
 BOTS_HELP = (
     f"Comma-separated bots, one per seat ({', '.join(BOT_NAMES)}); a short list is filled "
@@ -145,17 +144,7 @@ def arena(
     labels = sorted({spec.label for spec in lineup})
     wins = dict.fromkeys(labels, 0.0)
     played = [0]
-    progress = Progress(
-        TextColumn("[bold]arena"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TaskProgressColumn(),
-        TimeElapsedColumn(),
-        TimeRemainingColumn(),
-        TextColumn("{task.description}"),
-        console=console,
-        disable=quiet,
-    )
+    progress = progress_bar(console, title="arena", quiet=quiet)
 
     def on_result(result: GameResult, total: int) -> None:
         if result.error is None:

@@ -32,9 +32,11 @@ def wide_console() -> Console:
     return shown if shown.is_terminal else Console(highlight=False, width=150)
 
 
-def progress_bar(shown_on: Console, counts: bool = True) -> Progress:
+def progress_bar(shown_on: Console, counts: bool = True, *, title: str | None = None,
+                 quiet: bool = False) -> Progress:
     """The commands' progress bar: the task's description, the bar, done of total (or a
-    percentage), time spent and time left."""
+    percentage), time spent and time left; with ``title`` first the title and the
+    description last (the arena's running score), shown unless ``quiet``."""
     from rich.progress import (  # here: ``tikal serve`` shows none (issue 35, start-up)
         BarColumn,
         MofNCompleteColumn,
@@ -45,14 +47,18 @@ def progress_bar(shown_on: Console, counts: bool = True) -> Progress:
         TimeRemainingColumn,
     )
 
+    head = TextColumn(f"[bold]{title}" if title else "[bold]{task.description}")
+    tail = [TextColumn("{task.description}")] if title else []
     return Progress(
-        TextColumn("[bold]{task.description}"),
+        head,
         BarColumn(),
         MofNCompleteColumn() if counts else TaskProgressColumn(),
         TimeElapsedColumn(),
         TimeRemainingColumn(),
+        *tail,
         console=shown_on,
         transient=False,
+        disable=quiet,
     )
 
 
