@@ -62,6 +62,7 @@ SAME_AS_ENGLISH = {
     ("de", "web.index.bot_rated"), ("de", "web.account.name"),  # "Name" is German too
     ("de", "web.account.passkeys"),  # the word German sites use for WebAuthn credentials
     ("de", "web.nav.lobby"), ("de", "web.lobby.heading"), ("de", "web.lobby.title"),  # "Lobby"
+    ("de", "web.chat.title"),  # "Chat" is German too
 }
 
 

@@ -311,3 +311,27 @@ def _a_turn(game: Game, rng: random.Random) -> list[str]:
 def _state_of(server: PgServerProcess, gid: str) -> int:
     state: int = httpx.get(f"{server.url}/api/games/{gid}", timeout=PATIENCE).json()["state"]
     return state
+
+
+def test_a_chat_line_said_through_one_process_reaches_clients_of_the_other(
+    servers: list[PgServerProcess],
+) -> None:
+    """Chat (issue 29) crosses processes as moves do: NOTIFY tikal_chat, then the lines
+    the other process has not sent yet."""
+    a, b = servers
+    table = Table(a.url, seed=12)
+    with listen(b.port, table.gid, table.tokens[1]) as on_b:
+        said = httpx.post(f"{a.url}/api/games/{table.gid}/chat", timeout=PATIENCE,
+                          json={"token": table.tokens[0], "text": "hello from A"})
+        assert said.status_code == 201, said.text
+        while True:
+            message = json.loads(on_b.recv(timeout=PATIENCE))
+            if message["type"] == "chat":
+                break
+        assert (message["line"]["seq"], message["line"]["text"]) == (1, "hello from A")
+        on_b.send(json.dumps({"type": "chat", "phrase": "thanks"}))  # and back through B
+        while json.loads(on_b.recv(timeout=PATIENCE))["type"] != "chat":
+            pass  # B's own line, sent back to it once stored
+    lines = httpx.get(f"{a.url}/api/games/{table.gid}/chat", timeout=PATIENCE).json()["lines"]
+    assert [(x["seat"], x["text"] or x["phrase"]) for x in lines] == [
+        (0, "hello from A"), (1, "thanks")]

@@ -95,11 +95,30 @@ def test_two_guests_meet_in_the_lobby_and_play_the_game_it_starts(
     wait_state(ben, f"S.state > {before}")
     shot(ben, "04-ben-in-the-game")
 
+    # the table talks: a quick phrase and a line of text, seen live by the other seat
+    ana.click("#chat-phrases button[data-phrase='good_luck']")
+    ana.fill("#chat-input", "  Have   fun, Ben ")
+    ana.press("#chat-input", "Enter")
+    ben.wait_for_selector("#chat-lines li[data-seq='2']")
+    assert [ben.inner_text(f"#chat-lines li[data-seq='{n}'] .chat-text") for n in (1, 2)] == [
+        "Good luck!", "Have fun, Ben"]
+    ben.fill("#chat-input", "<b>bold</b>")  # refused, said in the chat card
+    ben.press("#chat-input", "Enter")
+    ben.wait_for_selector("#chat-error:not(:empty)")
+    assert ben.get_attribute("#chat-input", "aria-invalid") == "true"
+    ben.click("#chat-mutes button:has-text('Mute Ana')")  # muted in Ben's browser only
+    assert ben.inner_text("#chat-lines li[data-seq='2'] .chat-text") == "(muted)"
+    assert ana.locator("#chat-lines li.muted").count() == 0
+    shot(ben, "04b-chat")
+
     watch = watcher.wait_for_selector(f"#playing-tables li[data-table='{tid}'] a")
     assert watch.get_attribute("href") == f"/play/{game_id}"
     assert watcher.locator(row).count() == 0  # no longer open
     watch.click()
     wait_state(watcher, "S.spectator === true")
+    watcher.wait_for_selector("#chat-lines li[data-seq='2']")  # spectators read the chat
+    assert watcher.locator("#chat-form").is_hidden()
+    assert watcher.locator("#chat-readonly").is_visible()
     shot(watcher, "05-watching")
     assert not errors, errors
 
@@ -179,4 +198,36 @@ def test_quick_match_pairs_two_waiting_guests(server: ServerProcess, browser: An
     wait_state(gil, "S.you.length === 1 && S.you[0] === 0")
     wait_state(hal, "S.you.length === 1 && S.you[0] === 1")
     assert [s["name"] for s in state(hal)["seats"]] == ["Gil", "Hal"]
+    assert not errors, errors
+
+
+def test_a_rematch_offered_and_accepted_takes_both_players_to_the_new_game(
+        server: ServerProcess, browser: Any) -> None:
+    from test_web_player import Played
+
+    played = Played(server, "demo", 2, seed=4)
+    played.to_the_end()  # over HTTP; each player then opens their own seat's link
+    links = [s["url"] for s in played.created["seats"]]
+    errors: list[str] = []
+    pages = []
+    for link in links:
+        page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+        errors += errors_of(page)
+        page.goto(link)
+        wait_state(page, "S.over === true")
+        page.locator(".modal button.btn", has_text="Close").click()  # the final scores
+        pages.append(page)
+    ann, ben = pages
+    ann.click("#rematch-box button[data-rematch='offer']")
+    ben.wait_for_selector("#rematch-box button[data-rematch='/decline']")
+    assert "Ann offers a rematch" in ben.inner_text("#rematch-box")
+    assert "waiting for Ben" in ann.inner_text("#rematch-box")
+    shot(ben, "08-rematch-offered")
+    ben.click("#rematch-box button[data-rematch='offer']")  # accept
+    old = ann.url.split("#")[0]
+    for page in pages:
+        page.wait_for_url(lambda url, old=old: "/play/" in url and url.split("#")[0] != old)
+    wait_state(ann, "S.you.length === 1 && S.you[0] === 1")  # seats moved one place on
+    wait_state(ben, "S.you.length === 1 && S.you[0] === 0")
+    assert [s["name"] for s in state(ann)["seats"]] == ["Ben", "Ann"]
     assert not errors, errors

@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 import gc
 import logging
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,10 @@ from .accounts.passkeys import Passkeys
 from .accounts.service import Accounts
 from .analysis_jobs import AnalysisSettings
 from .bots import Hints, SearchPool
+from .chat import routes as chat_routes
+from .chat.service import Chat
+from .chat.store import CHANNEL as CHAT_CHANNEL
+from .chat.store import ChatStore
 from .deps import Services
 from .errors import ServerError, error_text
 from .hub import Hub
@@ -35,12 +39,17 @@ from .keeper import Keeper
 from .limits import BodyLimit, Limits, LimitSettings
 from .lobby import routes as lobby_routes
 from .lobby.service import Lobby
+from .lobby.store import CHANNEL as LOBBY_CHANNEL
 from .lobby.store import LobbyStore
 from .manager import Manager
 from .openapi import allowed_methods, document
 from .rating import routes as rating_routes
 from .rating.bots import seed_bot_ratings
 from .rating.service import Ratings
+from .rematch import routes as rematch_routes
+from .rematch.service import Rematch
+from .rematch.store import CHANNEL as REMATCH_CHANNEL
+from .rematch.store import RematchStore
 from .replay import Replays
 from .routes_analysis import install as install_analysis
 from .routes_pages import page, static_dir
@@ -53,8 +62,12 @@ from .store import Storage, UploadCap, open_storage
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     svc: Services = app.state.services
     svc.hub.loop = svc.manager.bots.loop = asyncio.get_running_loop()
-    app.state.lobby.loop = asyncio.get_running_loop()
-    cluster = start_cluster(svc.storage, svc.manager, app.state.lobby)
+    app.state.lobby.loop = app.state.chat.loop = app.state.rematch.loop = (
+        asyncio.get_running_loop())
+    cluster = start_cluster(svc.storage, svc.manager, {
+        LOBBY_CHANNEL: app.state.lobby.changed_elsewhere,
+        CHAT_CHANNEL: app.state.chat.changed_elsewhere,
+        REMATCH_CHANNEL: app.state.rematch.changed_elsewhere})
     await asyncio.to_thread(svc.manager.resume_all)
     await asyncio.to_thread(app.state.ratings.mend, svc.manager)  # ended while stopped
     if app.state.shipped_bot_ratings:  # a new server's bots are rated from the start
@@ -134,9 +147,11 @@ async def collect_now_and_then(period: float = FULL_COLLECTION_PERIOD) -> None:
         gc.collect()
 
 
-def start_cluster(storage: Storage, manager: Manager, lobby: Lobby) -> Any:
+def start_cluster(storage: Storage, manager: Manager,
+                  topics: dict[str, Callable[[str], None]]) -> Any:
     """On a database that other server processes share (PostgreSQL), listen for the moves
-    they store and their lobby changes (see cluster.py)."""
+    they store and the other changes they announce: ``topics``, a NOTIFY channel each
+    (the lobby's, the chat's, the rematches'; see cluster.py)."""
     if not storage.shared:
         return None  # SQLite: this process is the only one
     from .cluster import ClusterBridge
@@ -144,10 +159,8 @@ def start_cluster(storage: Storage, manager: Manager, lobby: Lobby) -> Any:
 
     if not isinstance(storage, PostgresStorage):
         return None  # shared some other way: nothing to listen to here
-    from .lobby.store import CHANNEL as LOBBY_CHANNEL
-
     bridge = ClusterBridge(storage.url, storage.origin, manager.refresh, manager.refresh_all,
-                           topics={LOBBY_CHANNEL: lobby.changed_elsewhere})
+                           topics=topics)
     bridge.start()
     return bridge
 
@@ -252,6 +265,9 @@ def create_app(
     app.state.ratings = ratings = Ratings(store)  # rating/: rated games, rated at their end
     manager.add_end_listener(ratings.game_over)
     app.state.lobby = Lobby(LobbyStore(store), manager, app.state.services.keeper, ratings)
+    app.state.chat = Chat(ChatStore(store), manager, hub)  # chat/: the seats talk
+    app.state.rematch = Rematch(RematchStore(store), manager, hub,
+                                app.state.services.keeper, ratings)  # rematch/
     app.add_middleware(BodyLimit, body_seconds=limits.settings.body_seconds)
     install_security(app, security or SecuritySettings())  # headers, hosts, origins
     add_error_handlers(app)
@@ -263,6 +279,8 @@ def create_app(
     app.include_router(accounts_routes.router)
     app.include_router(rating_routes.router)
     app.include_router(passkey_routes.router)
+    app.include_router(chat_routes.router)
+    app.include_router(rematch_routes.router)
     install_analysis(app, analysis)  # analyses of finished games (routes_analysis.py)
     app.mount("/static", StaticFiles(directory=static_dir()), name="static")
     document(app)  # every status of every operation in /openapi.json (openapi.py)

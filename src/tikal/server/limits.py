@@ -2,8 +2,8 @@
 per-client rate limits and caps on games.  Defaults are in docs/web.md ("Limits").
 
 Rate limits are token buckets per client address and kind of request (``create``,
-``upload``, ``hint``, ``move``, ``sync``, ``analysis``, ``signup``, ``signin``, ``lobby``; and
-``signin_account`` per account): a refused request gets HTTP 429
+``upload``, ``hint``, ``move``, ``sync``, ``analysis``, ``signup``, ``signin``, ``lobby``,
+``chat``; and ``signin_account`` per account): a refused request gets HTTP 429
 with ``Retry-After`` (over the WebSocket an error with code ``rate_limited`` and
 ``retry_after``).
 """
@@ -194,6 +194,8 @@ class LimitSettings:
     signin_account: Rate = Rate(5, 5)
     #: lobby changes (create, join, leave, start a table: issue 29)
     lobby: Rate = Rate(60, 20)
+    #: chat lines (issue 29): a few at once, then one every five seconds on average
+    chat: Rate = Rate(12, 5)
     games_per_client: int = 20
     bot_only_games: int = 4
     idle_seconds: float = 1800.0
@@ -216,7 +218,7 @@ def scaled_settings(
         hint=scale(base.hint), move=scale(base.move), sync=scale(base.sync),
         analysis=scale(base.analysis), signup=scale(base.signup),
         signin=scale(base.signin), signin_account=scale(base.signin_account),
-        lobby=scale(base.lobby),
+        lobby=scale(base.lobby), chat=scale(base.chat),
         games_per_client=games_per_client,
         bot_only_games=bot_only_games, idle_seconds=idle_seconds, body_seconds=body_seconds,
     )

@@ -15,6 +15,7 @@ from ..messages import Message
 from ..seats import seat_look, seat_table
 from .accounts.routes import signed_in
 from .bots import PACES, bot_names, hint_bot_name
+from .chat.model import settings as chat_settings
 from .deps import client_of, services
 from .errors import ServerError
 from .i18n import request_language
@@ -112,6 +113,8 @@ def meta(language: str = "en") -> dict[str, Any]:
         "bots": bot_names(),
         "hint_bot": hint_bot_name(),
         "paces": list(PACES),
+        "chat_phrases": chat_settings()["phrases"],
+        "chat_max_length": chat_settings()["max_length"],
     }
 
 

@@ -81,6 +81,11 @@ async def handle(
             return [await svc.hints.ask(manager.get(game_id), conn.seats, conn.language)]
         if kind == "ping":
             return [pong(manager.get(game_id).state)]
+        if kind == "chat":  # the line reaches every connection of the game (chat/)
+            svc.limits.check(client, "chat")
+            chat = conn.websocket.app.state.chat
+            await chat.post(game_id, conn.seats, data.get("text"), data.get("phrase"))
+            return []
         if kind == "sync":
             svc.limits.check(client, "sync")
             await svc.hub.send_full(manager.get(game_id), conn)

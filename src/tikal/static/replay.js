@@ -98,6 +98,21 @@ async function main() {
   const start = +(new URLSearchParams(location.hash.slice(1)).get("step") || (R.over ? R.total : 0));
   show(start);
   initAnalysis();
+  showChat();
+}
+
+// The game's chat beside its moves (games played here; an uploaded record has none).
+async function showChat() {
+  if (replayId.startsWith("r")) return;
+  let lines = [];
+  try { lines = (await TK.api(`/api/games/${encodeURIComponent(replayId)}/chat`)).lines; } catch (e) { return; }
+  if (!lines.length) return;
+  const box = document.getElementById("chat-lines");
+  box.replaceChildren(...lines.map((line) => h("li", { class: "chat-line", "data-seq": line.seq },
+    R.seats[line.seat] ? TK.chip(R.seats[line.seat], false, 16) : null, h("strong", {}, line.name),
+    h("span", { class: "chat-text" }, line.phrase ? TK.t("chat.phrase." + line.phrase) : line.text),
+    h("span", { class: "meta" }, new Date(line.at * 1000).toLocaleTimeString(TK.lang)))));
+  document.getElementById("chat-card").hidden = false;
 }
 
 // ---------------------------------------------------------------- analysis

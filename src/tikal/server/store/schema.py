@@ -313,6 +313,33 @@ MIGRATIONS: tuple[Migration, ...] = (
                   "ON lobby_seats (table_id, player)"),
         Statement("CREATE INDEX IF NOT EXISTS lobby_seats_of ON lobby_seats (player)"),
     )),
+    Migration(8, "game chat", (
+        # seq: the line's number in its game; text or phrase (a quick phrase's key);
+        # state: the game's state counter when it was said (a replay shows it there)
+        Statement("""CREATE TABLE IF NOT EXISTS game_chat (
+            game_id TEXT NOT NULL,
+            seq INTEGER NOT NULL,
+            seat INTEGER NOT NULL,
+            name TEXT NOT NULL,
+            text TEXT,
+            phrase TEXT,
+            state INTEGER NOT NULL,
+            at {real} NOT NULL,
+            PRIMARY KEY (game_id, seq))"""),
+    )),
+    Migration(9, "rematch offers", (
+        # one offer per finished game: status offered, starting, declined or started;
+        # accepted: the seats that said yes (JSON); tokens: old seat -> the new game's token
+        Statement("""CREATE TABLE IF NOT EXISTS rematches (
+            game_id TEXT PRIMARY KEY,
+            by_seat INTEGER NOT NULL,
+            accepted TEXT NOT NULL,
+            status TEXT NOT NULL,
+            declined_by INTEGER,
+            new_game TEXT,
+            tokens TEXT NOT NULL,
+            updated {real} NOT NULL)"""),
+    )),
 )
 #: The schema this version writes: the number of its last migration.
 LATEST = MIGRATIONS[-1].number

@@ -11,7 +11,7 @@ import orjson
 from .schema import AckMessage, PongMessage, ServerMessage
 
 #: The kinds of message a server sends.
-SERVER_KINDS = frozenset({"state", "delta", "ack", "error", "hint", "pong"})
+SERVER_KINDS = frozenset({"state", "delta", "ack", "error", "hint", "pong", "chat", "rematch"})
 
 
 def encode_bytes(message: Mapping[str, Any]) -> bytes:

@@ -1,7 +1,7 @@
 """Every message of the protocol as a typed structure (docs/web.md, "WebSocket" and
 "Protocol"): what the server sends (``state``, ``delta``, ``ack``, ``error``, ``hint``,
-``pong``), what a client sends (``hello``, ``action``, ``undo``, ``hint``, ``sync``,
-``ping``), and the parts a full state is made of.
+``pong``, ``chat``, ``rematch``), what a client sends (``hello``, ``action``, ``undo``, ``hint``,
+``sync``, ``ping``, ``chat``), and the parts a full state is made of.
 
 TypedDicts: the messages are built as plain dicts and written by orjson, so the types
 cost nothing at run time (a message is built on every move, and validating it as a
@@ -275,8 +275,43 @@ class HintMessage(TypedDict):
     state: int
 
 
+class ChatLine(TypedDict):
+    """A chat line (issue 29): its number in the game, who said it, a text or a quick
+    phrase's key, the game's state counter then and the time (s since the epoch)."""
+
+    seq: int
+    seat: int
+    name: str
+    text: str | None
+    phrase: str | None
+    state: int
+    at: float
+
+
+class ChatMessage(TypedDict):
+    """A line said at the game's table (sent to every connection of the game)."""
+
+    type: Literal["chat"]
+    line: ChatLine
+
+
+class RematchMessage(TypedDict):
+    """A finished game's rematch offer as one connection's seats see it (``status`` None:
+    nobody offered yet; ``token``: this seat's token of the new game once started)."""
+
+    type: Literal["rematch"]
+    status: str | None
+    waiting: list[int]
+    by: NotRequired[int]
+    accepted: NotRequired[list[int]]
+    declined_by: NotRequired[int | None]
+    game: NotRequired[str | None]
+    token: NotRequired[str | None]
+
+
 ServerMessage: TypeAlias = (
-    StateMessage | DeltaMessage | AckMessage | PongMessage | ErrorMessage | HintMessage)
+    StateMessage | DeltaMessage | AckMessage | PongMessage | ErrorMessage | HintMessage
+    | ChatMessage | RematchMessage)
 
 # ------------------------------------------------------------------ client to server
 
@@ -313,5 +348,14 @@ class PingMessage(TypedDict):
     type: Literal["ping"]
 
 
+class ChatRequest(TypedDict):
+    """A line to say (a seat's connection only): a text or a quick phrase's key."""
+
+    type: Literal["chat"]
+    text: NotRequired[str]
+    phrase: NotRequired[str]
+
+
 ClientMessage: TypeAlias = (
-    HelloMessage | ActionMessage | UndoMessage | HintRequest | SyncMessage | PingMessage)
+    HelloMessage | ActionMessage | UndoMessage | HintRequest | SyncMessage | PingMessage
+    | ChatRequest)

@@ -5,6 +5,7 @@
 // texts.js. This one wires them: a message is taken in, then each part is drawn again
 // only if what it shows was touched.
 import { BoardPicture } from "./board.js";
+import { chatRefused, installChat, loadChat, renderChat, takeChatLine } from "./chat.js";
 import { connect, keepAlive, send } from "./connection.js";
 import { BoardInput } from "./input.js";
 import { BoardMarks } from "./marks.js";
@@ -16,6 +17,7 @@ import {
 import { prefs } from "./prefs.js";
 import { renderProgress } from "./progress.js";
 import { touches } from "./protocol.js";
+import { renderRematch, take as takeRematch } from "./rematch.js";
 import { installPrefs, sendPace } from "./settings.js";
 import { play, played } from "./sound.js";
 import { canGoOn, figureExists, hotseat, legal, mine, seat, store, take, view } from "./state.js";
@@ -175,6 +177,7 @@ function onError(msg) {
     return;
   }
   if (msg.code === "stale") { notify(TEXT.stale()); return; }
+  if (msg.code === "bad_chat" || msg.code === "chat_spectator") { chatRefused(msg); return; }
   if (msg.code === "hint_busy") return; // the hint asked for earlier is on its way
   if (msg.code === "rate_limited") { notify(TEXT.slowDown(msg.message), "error"); return; }
   ui.refusal = msg; // shown once: in the turn card, announced as an alert
@@ -186,6 +189,9 @@ function onMessage(msg) {
     const bottom = log.atBottom(); // read before anything changes: no layout of its own
     const took = take(msg);
     if (!took) { send({ type: "sync" }); return; }
+    if (msg.type === "state") loadChat(); // connected (again): the whole chat
+    if (touches(took.touched, "seats", "you", "spectator")) renderChat();
+    if (touches(took.touched, "over", "you")) renderRematch();
     if (took.changed) { ui.refusal = null; ui.hint = null; }
     keepFocus(() => draw(took.touched, bottom));
   } else if (msg.type === "error") {
@@ -193,6 +199,10 @@ function onMessage(msg) {
   } else if (msg.type === "hint") {
     ui.hint = msg;
     keepFocus(() => { renderTurnCard(); marks.decorate(); });
+  } else if (msg.type === "chat") {
+    takeChatLine(msg.line);
+  } else if (msg.type === "rematch") {
+    takeRematch(msg);
   } // "ack": the move was stored; the delta that follows shows it
 }
 
@@ -201,7 +211,7 @@ window.tikal = Object.freeze({ get state() { return store.view; }, ui, prefs, so
 
 input.install();
 installPrefs();
-TK.api("/api/meta").then((meta) => { store.meta = meta; if (store.view) renderProgress(); }).catch(() => { /* shown without the totals */ });
+TK.api("/api/meta").then((meta) => { store.meta = meta; installChat(meta); if (store.view) renderProgress(); }).catch(() => { /* shown without the totals */ });
 if (store.token) TK.saveGame(store.gameId, { token: store.token });
 if (store.token) TK.claimSeat(store.gameId, store.token);
 TK.loadRules().then(() => { if (store.view) renderAuction(); });
