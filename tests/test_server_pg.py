@@ -335,3 +335,30 @@ def test_a_chat_line_said_through_one_process_reaches_clients_of_the_other(
     lines = httpx.get(f"{a.url}/api/games/{table.gid}/chat", timeout=PATIENCE).json()["lines"]
     assert [(x["seat"], x["text"] or x["phrase"]) for x in lines] == [
         (0, "hello from A"), (1, "thanks")]
+
+
+def test_a_seat_whose_time_ran_out_is_handed_to_a_bot_once_by_two_processes(
+    servers: list[PgServerProcess], pg_url: str,
+) -> None:
+    """Both processes watch the game's clocks (each holds it in memory: a client on
+    each); the hand-over is one log entry, stored by whichever came first."""
+    a, b = servers
+    created = httpx.post(f"{a.url}/api/games", timeout=PATIENCE, json={
+        "rules": "demo", "seats": [{"kind": "human"}, {"kind": "human"}],
+        "clock": {"kind": "realtime", "bank": 1, "increment": 0, "standin": "random"}})
+    assert created.status_code == 201, created.text
+    gid = created.json()["id"]
+    with listen(a.port, gid, None), listen(b.port, gid, None):
+        def handed_over() -> bool:
+            state = httpx.get(f"{b.url}/api/games/{gid}", timeout=PATIENCE).json()
+            return bool(state["standins"][0]) and state["current"] == 1
+        wait_for(handed_over, PATIENCE, "seat 0 handed to its bot and played")
+    storage = PostgresStorage(pg_url)
+    try:
+        loaded = storage.load(gid)
+        assert loaded is not None
+        standins = [e for e in loaded[1] if e.kind == "standin"]
+        assert [(e.seat, e.action) for e in standins][:1] == [(0, "random")]
+        assert len([e for e in standins if e.seat == 0]) == 1
+    finally:
+        storage.close()

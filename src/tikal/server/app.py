@@ -31,6 +31,8 @@ from .chat import routes as chat_routes
 from .chat.service import Chat
 from .chat.store import CHANNEL as CHAT_CHANNEL
 from .chat.store import ChatStore
+from .clock import routes as clock_routes
+from .clock.service import Clocks
 from .deps import Services
 from .errors import ServerError, error_text
 from .hub import Hub
@@ -73,11 +75,13 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     if app.state.shipped_bot_ratings:  # a new server's bots are rated from the start
         await asyncio.to_thread(seed_bot_ratings, app.state.ratings.store)
     sweeper = asyncio.create_task(svc.keeper.run())
+    watch = asyncio.create_task(app.state.clocks.run())  # hands timed-out seats to bots
     collector = (asyncio.create_task(collect_now_and_then())
                  if old_generations_left_to_the_server() else None)
     warming = asyncio.create_task(warm_later(svc.manager.bots.pool)) if svc.warm_bots else None
     yield
     sweeper.cancel()
+    watch.cancel()
     if collector is not None:
         collector.cancel()
     if warming is not None:
@@ -268,6 +272,7 @@ def create_app(
     app.state.chat = Chat(ChatStore(store), manager, hub)  # chat/: the seats talk
     app.state.rematch = Rematch(RematchStore(store), manager, hub,
                                 app.state.services.keeper, ratings)  # rematch/
+    app.state.clocks = Clocks(manager)  # clock/: time controls and stand-in bots
     app.add_middleware(BodyLimit, body_seconds=limits.settings.body_seconds)
     install_security(app, security or SecuritySettings())  # headers, hosts, origins
     add_error_handlers(app)
@@ -281,6 +286,7 @@ def create_app(
     app.include_router(passkey_routes.router)
     app.include_router(chat_routes.router)
     app.include_router(rematch_routes.router)
+    app.include_router(clock_routes.router)
     install_analysis(app, analysis)  # analyses of finished games (routes_analysis.py)
     app.mount("/static", StaticFiles(directory=static_dir()), name="static")
     document(app)  # every status of every operation in /openapi.json (openapi.py)

@@ -252,7 +252,7 @@ class BotRunner:
         task.add_done_callback(self._tasks.discard)
 
     def _bot(self, session: Session, seat: int) -> tuple[str, Any]:
-        level = session.record.seats[seat].level or "random"
+        level = session.bot_level(seat) or "random"
         if level not in bot_names():  # a level that no longer exists: keep the game going
             level = hint_bot_name()
         bot = session.bots.get(seat)

@@ -18,6 +18,7 @@ import asyncio
 import logging
 import secrets
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -27,6 +28,7 @@ from ..game import Game
 from ..messages import Message
 from ..seats import seat_look
 from .bots import BotRunner, bot_names, hint_bot_name
+from .clock.model import TimeControl
 from .commits import CommitQueue
 from .errors import ServerError
 from .session import Session, entry_of, mark_over, rebuild, remember_status, stored_first
@@ -50,12 +52,22 @@ def check_action_text(text: Any) -> None:
         raise ServerError("bad_request", Message("server.action_type"))
 
 
-def human_to_act(session: Session, seats: tuple[int, ...], state: Any) -> int:
-    """The seat to act, if ``seats`` hold it, ``state`` is current and a human plays it
-    (call with the session's lock held)."""
+def human_to_act(session: Session, seats: tuple[int, ...], state: Any,
+                 now: float | None = None) -> int:
+    """The seat to act, if ``seats`` hold it, ``state`` is current, a human plays it and
+    its time has not run out (call with the session's lock held)."""
     acting = session.check_turn(seats, state)
     if session.record.seats[acting].kind != "human":
         raise ServerError("forbidden", Message("server.bot_seat"), 403)
+    standin = session.standins().get(acting)
+    if standin is not None:
+        raise ServerError("seat_with_bot", Message("server.seat_with_bot", {"level": standin}),
+                          409, state=session.state)
+    clock = session.clock()
+    if clock is not None and clock.expired(time.time() if now is None else now):
+        raise ServerError("time_out", Message(
+            "server.time_out", {"name": session.record.seats[acting].name}), 409,
+            state=session.state)
     return acting
 
 
@@ -229,9 +241,10 @@ class Manager:
 
     def create(
         self, rules: str, seats: list[dict[str, Any]], options: dict[str, Any] | None = None,
-        hotseat: bool = False, seed: int | None = None,
+        hotseat: bool = False, seed: int | None = None, clock: Any = None,
     ) -> tuple[Session, dict[str, Any]]:
-        """A new game; returns it and the secret links data (tokens per seat)."""
+        """A new game; returns it and the secret links data (tokens per seat).  ``clock``
+        is its time control (a preset's name or its JSON, :class:`TimeControl`), if any."""
         if rules not in RULE_SET_NAMES:
             raise ServerError("bad_request", Message("server.unknown_rules", {"rules": rules}),
                               422)
@@ -247,6 +260,7 @@ class Manager:
             raise ServerError("bad_request", Message(
                 "server.unknown_options", {"names": names, "count": len(unknown)}), 422)
         levels = bot_names()
+        control = TimeControl.from_json(clock, levels) if clock is not None else None
         records: list[SeatRecord] = []
         tokens: dict[str, tuple[int, ...]] = {}
         for p, seat in enumerate(seats):
@@ -279,6 +293,7 @@ class Manager:
             game_id=game_id, rules=rules, players=len(seats),
             options={**rs.default_options, **options}, seed=seed, seats=tuple(records),
             tokens=tokens, seeded=seeded,
+            clock=control.to_json() if control is not None else None,
         )
         start = entry_of(log_steps(game.history)[0], 0, -1)
         self.storage.create(record, start)  # the game and its start, in one transaction

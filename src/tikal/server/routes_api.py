@@ -16,6 +16,7 @@ from ..seats import seat_look, seat_table
 from .accounts.routes import signed_in
 from .bots import PACES, bot_names, hint_bot_name
 from .chat.model import settings as chat_settings
+from .clock.model import settings as clock_settings
 from .deps import client_of, services
 from .errors import ServerError
 from .i18n import request_language
@@ -43,6 +44,18 @@ class SeatIn(BaseModel):
                               json_schema_extra={"enum": [*bot_names(), None]})
 
 
+class ClockIn(BaseModel):
+    preset: str | None = Field(None, max_length=24, description="a preset's name")
+    kind: str | None = Field(None, description="'realtime' or 'turn'",
+                             json_schema_extra={"enum": ["realtime", "turn", None]})
+    bank: float | None = Field(None, description="real-time: seconds per player")
+    increment: float | None = Field(None, description="real-time: seconds added per turn")
+    per_turn: float | None = Field(None, description="turn-based: seconds per turn")
+    standin: str | None = Field(None, description="the level of the bot that plays a seat "
+                                "whose time ran out (default medium)",
+                                json_schema_extra={"enum": [*bot_names(), None]})
+
+
 class CreateGame(BaseModel):
     rules: str = Field("standard", description="standard, auction or demo",
                        json_schema_extra=rule_set_names())
@@ -56,6 +69,9 @@ class CreateGame(BaseModel):
                               "account that takes it by invite link; docs/web.md, Ratings)")
     seed: Integer | None = Field(None, ge=0, le=MAX_JSON_INT,
                                  description="fixed shuffle (tests); random if omitted")
+    clock: str | ClockIn | None = Field(
+        None, description="a time control: a preset's name (GET /api/meta clock_presets) "
+        "or its fields; untimed if omitted (docs/web.md, Time controls)")
 
 
 class ActionIn(BaseModel):
@@ -115,6 +131,8 @@ def meta(language: str = "en") -> dict[str, Any]:
         "paces": list(PACES),
         "chat_phrases": chat_settings()["phrases"],
         "chat_max_length": chat_settings()["max_length"],
+        "clock_presets": clock_settings()["presets"],
+        "clock_standin": clock_settings()["standin"],
     }
 
 
@@ -191,6 +209,13 @@ def ask_rated(request: Request, game_id: str, rules: str, account_id: str, token
     ratings.store.ask(game_id, rules, account_id)
 
 
+def clock_request(clock: str | ClockIn | None) -> Any:
+    """The time control as :class:`~tikal.server.clock.model.TimeControl` reads it."""
+    if isinstance(clock, ClockIn):
+        return clock.model_dump(exclude_none=True)
+    return clock
+
+
 @router.post("/games", tags=["games"], status_code=201,
              responses=errors(400, 401, 408, 413, 422, 429, 503))
 async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
@@ -206,7 +231,7 @@ async def create_game(body: CreateGame, request: Request) -> dict[str, Any]:
     try:
         session, links = await asyncio.to_thread(
             svc.manager.create, body.rules, named_seats(body.seats, request_language(request)),
-            body.options, body.hotseat, body.seed,
+            body.options, body.hotseat, body.seed, clock_request(body.clock),
         )
     except BaseException:
         svc.keeper.released(client, bot_only)

@@ -22,6 +22,7 @@ from ..actions import LogStep, log_steps, parse_action
 from ..errors import IllegalAction, NotationError, RecordError
 from ..game import Game
 from ..messages import Message, render
+from .clock.model import STANDIN, ClockState, TimeControl, clock_state, standin_actions, standins
 from .errors import ServerError
 from .store import GameRecord, LogEntry, Storage, StorageUnavailable
 
@@ -109,6 +110,8 @@ class Session:
     #: The entry of a move applied on the event loop whose commit is under way
     #: (:meth:`prepare`): until it is stored no other move is taken.
     pending: LogEntry | None = None
+    #: (state, seats a stand-in plays, clock state): derived from the log, so kept per state
+    _derived: tuple[int, dict[int, str], ClockState | None] | None = None
 
     @property
     def state(self) -> int:
@@ -136,11 +139,46 @@ class Session:
         return seats
 
     def bot_to_move(self) -> int | None:
-        """The seat to act if a bot plays it, else None."""
+        """The seat to act if a bot plays it (its own, or a stand-in), else None."""
         if self.game.is_over:
             return None
         seat = self.game.current
-        return seat if self.record.seats[seat].kind == "bot" else None
+        if self.record.seats[seat].kind == "bot" or seat in self.standins():
+            return seat
+        return None
+
+    def bot_level(self, seat: int) -> str | None:
+        """The level of the bot that plays ``seat`` now (a stand-in's, else the seat's)."""
+        return self.standins().get(seat) or self.record.seats[seat].level
+
+    @property
+    def time_control(self) -> TimeControl | None:
+        clock = self.record.clock
+        return TimeControl.stored(clock) if clock is not None else None
+
+    def standins(self) -> dict[int, str]:
+        """The human seats a stand-in bot plays now: seat -> its level."""
+        return self._derive()[1]
+
+    def clock(self) -> ClockState | None:
+        """Each seat's time (None for an untimed game), from the stored log."""
+        return self._derive()[2]
+
+    def standin_levels(self) -> list[str | None]:
+        """For each step after the setup: the stand-in's level if one played it."""
+        if not any(entry.kind == STANDIN for entry in self.log):
+            return []
+        return [level for _, level in standin_actions(self.log)]
+
+    def _derive(self) -> tuple[int, dict[int, str], ClockState | None]:
+        derived = self._derived
+        if derived is None or derived[0] != self.state:
+            control = self.time_control
+            current = None if self.game.is_over else self.game.current
+            clock = (clock_state(control, self.log, self.record.players, current)
+                     if control is not None else None)
+            derived = self._derived = (self.state, standins(self.log), clock)
+        return derived
 
     # -- moves (call with the lock held) -------------------------------------
 
@@ -197,6 +235,15 @@ class Session:
         entry = LogEntry(seq=self.state + 1, kind="undo", seat=seat)
         self.pending = entry
         return after, entry
+
+    def prepare_seat(self, kind: str, seat: int, level: str | None = None
+                     ) -> tuple[Game, LogEntry]:
+        """A stand-in takes ``seat`` (``kind`` "standin", with its ``level``) or its player
+        takes it back ("back"): a log entry that leaves the game as it is."""
+        self._refuse_while_pending()
+        entry = LogEntry(seq=self.state + 1, kind=kind, seat=seat, action=level)
+        self.pending = entry
+        return self.game, entry
 
     def install(self, after: Game, entry: LogEntry) -> None:
         """The prepared move's entry is stored: it becomes the game (call with the lock)."""

@@ -10,10 +10,12 @@ applied), and the store's applied mark makes a second attempt change nothing.
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from typing import Protocol
 
 from ...messages import Message
 from ..accounts.store import AccountStore
+from ..clock.model import forfeits
 from ..errors import ServerError
 from ..session import Session
 from ..store.protocol import TableStorage
@@ -73,7 +75,8 @@ class Ratings:
         if not is_rated(kinds, True, True) or len(set(accounts)) != len(accounts):
             self.store.settle(session.game_id)  # never to be rated: a guest, a double seat
             return None
-        result = RatedResult(session.game_id, session.record.rules, tuple(game.scores))
+        result = RatedResult(session.game_id, session.record.rules,
+                             rated_scores(game.scores, forfeits(session.log)))
         return self.store.apply(result, players)
 
     def mend(self, games: Games) -> int:
@@ -90,6 +93,16 @@ class Ratings:
                 except Exception:  # one game's trouble must not stop the start
                     log.exception("rating game %s failed", game_id)
         return done
+
+
+def rated_scores(scores: Sequence[int], forfeited: set[int]) -> tuple[int, ...]:
+    """The scores a rated game is ranked by: a seat that a stand-in bot played for most
+    of its actions ranks below every other (tied with the other such seats), whatever
+    it scored (docs/web.md, Time controls)."""
+    if not forfeited:
+        return tuple(scores)
+    below = min(scores) - 1
+    return tuple(below if seat in forfeited else score for seat, score in enumerate(scores))
 
 
 def _unrated(key: str, field: str, **params: str) -> ServerError:

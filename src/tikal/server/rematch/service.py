@@ -80,7 +80,8 @@ class Rematch:
             new, links = await asyncio.to_thread(
                 self.manager.create, old.record.rules,
                 [{"kind": s["kind"], "name": s["name"], "level": s["level"]}
-                 for s in rotated(seats)], dict(old.record.options), hotseat)
+                 for s in rotated(seats)], dict(old.record.options), hotseat, None,
+                old.record.clock)
         except BaseException:
             self.keeper.released(client, False)
             await asyncio.to_thread(self.store.unclaim, game_id, self.clock())

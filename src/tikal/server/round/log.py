@@ -8,7 +8,7 @@ from ...actions import Action, log_steps
 from ...messages import DEFAULT_LANGUAGE
 from ...state import GameState
 from ..session import Session
-from ..wire.schema import LogLine
+from ..wire.schema import ActionLine, LogLine
 from .texts import cached_render, score_line
 
 
@@ -46,17 +46,22 @@ class LogLines:
         actors = step_actors(session, max(number, 1), len(steps) - (hist == 0))
         events = g.score_events
         shown = hist
+        by_bot = session.standin_levels()
         for step in steps:
             seat = actors.get(number, 0)
             for action in (step.action, *step.chance):
                 if action is None:
                     continue
-                self.lines.append({
+                line: ActionLine = {
                     "seat": seat, "kind": "chance" if action.is_chance else "action",
                     "notation": str(action),
                     "text": cached_render(g.describe(action), "log", names, self.language),
                     "step": number or None,
-                })
+                }
+                level = by_bot[number - 1] if 0 < number <= len(by_bot) else None
+                if level is not None and action is step.action:
+                    line["by"] = level
+                self.lines.append(line)
                 shown += 1
                 while seen < len(events) and events[seen].at < shown:
                     self.lines.append(score_line(events[seen], names, self.language))

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import functools
 import itertools
+import time
 
 from ... import svg
 from ...actions import token_name
@@ -28,6 +29,7 @@ from ..session import Session
 from ..wire.diff import diff
 from ..wire.schema import (
     PROTOCOL,
+    ClockInfo,
     DeltaMessage,
     LegalTable,
     Op,
@@ -175,6 +177,8 @@ def public_part(
         "seeded": session.record.seeded,
         "drawn": None,
         "board": board.update(view),
+        "standins": standins_json(session),
+        "clock": clock_json(session),
     }
     if g.drawn is not None:
         spec = rs.tile(g.drawn)
@@ -183,6 +187,21 @@ def public_part(
             "rotations": tile_rotations(rs.name, g.drawn),
         }
     return data
+
+
+def standins_json(session: Session) -> list[str | None]:
+    playing = session.standins()
+    return [playing.get(p) for p in range(session.record.players)]
+
+
+def clock_json(session: Session) -> ClockInfo | None:
+    """The clocks as of this state (the same for every connection: each counts down)."""
+    clock = session.clock()
+    if clock is None or session.record.clock is None:
+        return None
+    return {"control": dict(session.record.clock), "left": [round(x, 3) for x in clock.left],
+            "running": clock.running, "since": round(clock.since, 3),
+            "deadline": round(clock.deadline, 3) if clock.deadline is not None else None}
 
 
 class Snapshot:
@@ -223,8 +242,12 @@ class Snapshot:
 
     def full(self, seats: tuple[int, ...]) -> StateMessage:
         """The whole state for a (re)connecting client."""
-        return {"type": "state", "v": PROTOCOL, "state": self.key[0], "lang": self.language,
-                **self.public, "log": self.log, **self.seat(seats)}
+        msg: StateMessage = {
+            "type": "state", "v": PROTOCOL, "state": self.key[0], "lang": self.language,
+            **self.public, "log": self.log, **self.seat(seats)}  # type: ignore[typeddict-item]
+        if self.public["clock"] is not None:
+            msg["now"] = round(time.time(), 3)
+        return msg
 
     def delta(self, seats: tuple[int, ...], had: SeatPart | None) -> DeltaMessage:
         """What changed since the previous snapshot, for a client that holds it and the
@@ -233,6 +256,8 @@ class Snapshot:
         diff(had or {}, self.seat(seats), [], ops)
         msg: DeltaMessage = {"type": "delta", "v": PROTOCOL, "base": self.base,
                              "state": self.key[0]}
+        if self.public["clock"] is not None:
+            msg["now"] = round(time.time(), 3)
         if ops:
             msg["set"] = ops
         if self.log_from < max(len(self.log), self.log_before):

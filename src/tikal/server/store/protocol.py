@@ -64,11 +64,15 @@ class GameRecord:
     #: the creator chose the seed (so may know the shuffle): shown to every player
     seeded: bool = False
     record: dict[str, Any] | None = None  # the uploaded record, for kind == "replay"
+    #: the time control (:class:`~tikal.server.clock.model.TimeControl` as JSON), if any
+    clock: dict[str, Any] | None = None
 
 
 @dataclass(frozen=True)
 class LogEntry:
-    """One step of a game: ``kind`` is "start", "action" (with ``chance``) or "undo"."""
+    """One step of a game: ``kind`` is "start", "action" (with ``chance``), "undo", or
+    "standin" / "back" (a bot takes the seat over, its ``action`` the level / the player
+    takes it back: :mod:`tikal.server.clock`)."""
 
     seq: int  # 0, 1, 2, ... per game; the state counter after this entry
     kind: str

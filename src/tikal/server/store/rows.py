@@ -16,7 +16,8 @@ class Row(Protocol):
 
 #: The ``games`` columns a new game is inserted with, in the order of :func:`game_values`.
 GAME_COLUMNS = ("id", "kind", "rules", "players", "options", "seed", "seeded", "seats",
-                "tokens", "record", "status", "created", "updated", "state", "digest", "size")
+                "tokens", "record", "status", "created", "updated", "state", "digest", "size",
+                "clock")
 #: The ``log`` columns, in the order of :func:`entry_values`.
 LOG_COLUMNS = ("game_id", "seq", "kind", "seat", "action", "chance", "at")
 
@@ -38,6 +39,7 @@ def game_values(game: GameRecord, state: int, digest: str | None = None,
         json.dumps({t: list(s) for t, s in game.tokens.items()}), record,
         status, game.created, game.created, state,
         digest, len(record) if record is not None else 0,
+        json.dumps(game.clock) if game.clock is not None else None,
     )
 
 
@@ -49,6 +51,7 @@ def game_from_row(row: Row) -> GameRecord:
         tokens={t: tuple(s) for t, s in json.loads(row["tokens"]).items()},
         record=json.loads(row["record"]) if row["record"] else None,
         created=row["created"], seeded=bool(row["seeded"]),
+        clock=json.loads(row["clock"]) if row["clock"] else None,
     )
 
 

@@ -340,6 +340,10 @@ MIGRATIONS: tuple[Migration, ...] = (
             tokens TEXT NOT NULL,
             updated {real} NOT NULL)"""),
     )),
+    Migration(10, "time controls", (
+        # the game's time control as JSON (NULL: untimed); the clocks follow from log.at
+        AddColumn("games", "clock", "TEXT"),
+    )),
 )
 #: The schema this version writes: the number of its last migration.
 LATEST = MIGRATIONS[-1].number

@@ -15,8 +15,9 @@ from typing import Any, Literal, NotRequired, TypeAlias, TypedDict
 
 #: The protocol version every message carries (``v``): 1 sent the whole state after
 #: every move, 2 sent legal tables without ``same``/``lists``/``templates`` and the
-#: drawn tile as six whole pictures, 3 had no string splices.
-PROTOCOL = 4
+#: drawn tile as six whole pictures, 3 had no string splices, 4 had no clocks and
+#: stand-ins.
+PROTOCOL = 5
 
 # ------------------------------------------------------------------ parts of a state
 
@@ -133,6 +134,8 @@ class ActionLine(TypedDict):
     notation: str
     text: str
     step: int | None
+    #: the stand-in bot's level, when one played this action for the seat's player
+    by: NotRequired[str]
 
 
 class ScoreLine(TypedDict):
@@ -162,6 +165,19 @@ class LegalTable(TypedDict):
 LegalEntry: TypeAlias = dict[str, Any]
 
 
+class ClockInfo(TypedDict):
+    """A timed game's clocks (docs/web.md, Time controls): the time control, each seat's
+    seconds ``left`` as of ``since`` (server time, seconds since the epoch), the seat
+    whose time runs and when it runs out; a client counts down from the message's
+    ``now``."""
+
+    control: dict[str, Any]
+    left: list[float]
+    running: int | None
+    since: float
+    deadline: float | None
+
+
 class PublicPart(TypedDict):
     """What every connection of a game is told, from the public view [HIDDEN-1]."""
 
@@ -187,6 +203,9 @@ class PublicPart(TypedDict):
     seeded: bool
     drawn: DrawnTile | None
     board: BoardParts
+    #: each seat's stand-in bot level while one plays it for its player, else None
+    standins: list[str | None]
+    clock: ClockInfo | None
 
 
 class SeatPart(TypedDict):
@@ -212,6 +231,8 @@ class StateMessage(PublicPart, SeatPart):
     state: int
     lang: str
     log: list[LogLine]
+    #: server time (seconds since the epoch) as sent: only in a timed game's messages
+    now: NotRequired[float]
 
 
 #: A delta's operation on the client's copy: ``[path]`` deletes, ``[path, value]`` sets
@@ -229,6 +250,7 @@ class DeltaMessage(TypedDict):
     v: int
     base: int | None
     state: int
+    now: NotRequired[float]
     set: NotRequired[list[Op]]
     log: NotRequired[LogPatch]
 
