@@ -454,3 +454,29 @@ def test_my_tables_put_the_games_waiting_for_my_move_first(client: TestClient) -
         (game["id"], "yours"), (later["id"], None)]
     theirs = client.get("/api/lobby", headers=other).json()["mine"]
     assert [t.get("turn") for t in theirs] == ["theirs"]
+
+
+def test_a_table_with_a_time_control_starts_a_timed_game(db: str, client: TestClient) -> None:
+    ana, ben = guest(), guest()
+    bad = client.post("/api/lobby/tables", headers=ana, json={
+        "rules": "demo", "players": 2, "name": "Ana", "clock": "sundial"})
+    assert refused(bad, 422, "bad_table")["field"] == "clock"
+    assert rows(db, "SELECT COUNT(*) FROM lobby_tables") == [(0,)]
+    table = open_table(client, ana, rules="demo", players=2, clock="rapid")
+    assert client.get("/api/lobby").json()["tables"][0]["clock"] == "rapid"
+    client.post(f"/api/lobby/tables/{table['id']}/join", headers=ben, json={"name": "Ben"})
+    started = client.post(f"/api/lobby/tables/{table['id']}/start", headers=ana).json()
+    game = client.get(f"/api/games/{started['game']}").json()
+    assert game["clock"]["control"]["preset"] == "rapid" and game["clock"]["running"] == 0
+
+
+def test_quick_match_pairs_only_players_asking_for_the_same_time_control(
+        client: TestClient) -> None:
+    ana, ben, cem = guest(), guest(), guest()
+    first = quick(client, ana, name="Ana", clock="blitz").json()
+    other = quick(client, ben, name="Ben", clock="day1").json()
+    assert (other["matched"], other["id"] != first["id"]) == (False, True)
+    paired = quick(client, cem, name="Cem", clock="blitz").json()
+    assert (paired["matched"], paired["id"]) == (True, first["id"])
+    game = client.get(f"/api/games/{paired['game']}").json()
+    assert game["clock"]["control"]["preset"] == "blitz"

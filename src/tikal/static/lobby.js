@@ -58,6 +58,7 @@
     for (const [name, on] of Object.entries(t.options || {})) {
       if (on !== !!defaults[name]) parts.push(on ? texts[name] || name : TK.t("lobby.option_off", { option: texts[name] || name }));
     }
+    parts.push(TK.t("clock.preset." + (t.clock || "none")));
     return parts.join(" · ");
   }
 
@@ -247,11 +248,19 @@
     el("table-options-box").hidden = !Object.keys(rs.options).length;
   }
 
+  // The time controls on offer: none, or one of the server's presets (GET /api/meta).
+  function clockChoices(select) {
+    const names = Object.keys((META && META.clock_presets) || {});
+    select.replaceChildren(h("option", { value: "" }, TK.t("clock.preset.none")),
+      ...names.map((name) => h("option", { value: name }, TK.t("clock.preset." + name))));
+  }
+
   function buildForm() {
     const rules = el("table-rules");
     rules.replaceChildren(...Object.keys(META.rulesets).map((name) => h("option", { value: name }, TK.t("ruleset." + name))));
     rules.addEventListener("change", onRulesChange);
     onRulesChange();
+    clockChoices(el("table-clock"));
     const fill = el("table-fill");
     fill.replaceChildren(...levels.levels.map((level) => h("option", { value: level }, TK.levelName(level))));
     fill.value = levels.fill;
@@ -271,7 +280,8 @@
       try {
         changed(await post("/api/lobby/tables", {
           rules: rules.value, players: Number(el("table-players").value), options,
-          rated: el("table-rated").checked, fill: fill.value, name: me.signed_in ? null : guestName(),
+          rated: el("table-rated").checked, fill: fill.value, clock: el("table-clock").value || null,
+          name: me.signed_in ? null : guestName(),
         }));
         TK.toast(TK.t("lobby.table_opened"));
       } catch (err) {
@@ -293,6 +303,7 @@
     };
     rules.addEventListener("change", counts);
     counts();
+    clockChoices(el("quick-clock"));
     el("quick-rated").disabled = !me.signed_in;
     const form = el("quick-form");
     form.addEventListener("submit", async (event) => {
@@ -303,7 +314,7 @@
       try {
         const answer = await post("/api/lobby/quick", {
           rules: rules.value, players: Number(players.value), rated: el("quick-rated").checked,
-          name: me.signed_in ? null : guestName(),
+          clock: el("quick-clock").value || null, name: me.signed_in ? null : guestName(),
         });
         changed(answer);
       } catch (err) {

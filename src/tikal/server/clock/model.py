@@ -43,8 +43,8 @@ def settings() -> dict[str, Any]:
     return found
 
 
-def bad_clock(field: str, reason: str, **params: Any) -> ServerError:
-    return ServerError("bad_request", Message(f"server.clock.{reason}",
+def bad_clock(field: str, key: str, **params: Any) -> ServerError:
+    return ServerError("bad_request", Message(key,
                                               {"field": field, **params}), 422, field=field)
 
 
@@ -69,15 +69,15 @@ class TimeControl:
         if isinstance(data, str):
             data = {"preset": data}
         if not isinstance(data, dict):
-            raise bad_clock("clock", "type")
+            raise bad_clock("clock", "server.clock.type")
         conf = settings()
         standin = data.get("standin", conf["standin"])
         if standin not in levels:
-            raise bad_clock("clock.standin", "level", level=str(standin)[:24])
+            raise bad_clock("clock.standin", "server.clock.level", level=str(standin)[:24])
         preset = data.get("preset")
         if preset is not None:
             if preset not in conf["presets"]:
-                raise bad_clock("clock.preset", "preset", preset=str(preset)[:24],
+                raise bad_clock("clock.preset", "server.clock.preset", preset=str(preset)[:24],
                                 presets=", ".join(conf["presets"]))
             return cls(**conf["presets"][preset], standin=standin, preset=preset)
         kind = data.get("kind")
@@ -86,7 +86,7 @@ class TimeControl:
                        increment=_seconds(data, "increment", 0), standin=standin)
         if kind == TURN:
             return cls(TURN, per_turn=_seconds(data, "per_turn"), standin=standin)
-        raise bad_clock("clock.kind", "kind", kind=str(kind)[:24])
+        raise bad_clock("clock.kind", "server.clock.kind", kind=str(kind)[:24])
 
     def to_json(self) -> dict[str, Any]:
         out: dict[str, Any] = {"kind": self.kind, "standin": self.standin}
@@ -123,9 +123,9 @@ def _seconds(data: dict[str, Any], field: str, default: float | None = None) -> 
     value = data.get(field, default)
     low, high = settings()["limits"][field]
     if isinstance(value, bool) or not isinstance(value, int | float):
-        raise bad_clock(f"clock.{field}", "number")
+        raise bad_clock(f"clock.{field}", "server.clock.number")
     if not low <= value <= high:
-        raise bad_clock(f"clock.{field}", "range", low=low, high=high)
+        raise bad_clock(f"clock.{field}", "server.clock.range", low=low, high=high)
     return float(value)
 
 

@@ -20,6 +20,7 @@ from typing import Any
 
 from ...components import RULE_SET_NAMES, rule_set
 from ...messages import Message
+from ..clock.model import settings as clock_settings
 from ..errors import ServerError
 
 OPEN, STARTING, STARTED, CLOSED = "open", "starting", "started", "closed"
@@ -67,10 +68,12 @@ class Spec:
     options: dict[str, bool]
     rated: bool
     fill: str
+    #: the time control, a preset of data/clocks.json (None: untimed)
+    clock: str | None = None
 
 
 def checked_spec(rules: str, players: int, options: dict[str, bool], rated: bool,
-                 fill: str | None) -> Spec:
+                 fill: str | None, clock: str | None = None) -> Spec:
     """The table's game, or ``bad_table`` (422) naming the field at fault."""
     if rules not in RULE_SET_NAMES:
         raise refused("bad_table", "unknown_rules", 422, "rules", rules=rules)
@@ -85,7 +88,10 @@ def checked_spec(rules: str, players: int, options: dict[str, bool], rated: bool
     if level not in settings()["fill_levels"]:
         raise refused("bad_table", "fill_level", 422, "fill", level=level,
                       levels=", ".join(settings()["fill_levels"]))
-    return Spec(rules, players, dict(options), rated, level)
+    if clock is not None and clock not in clock_settings()["presets"]:
+        raise refused("bad_table", "clock_preset", 422, "clock", preset=clock,
+                      presets=", ".join(clock_settings()["presets"]))
+    return Spec(rules, players, dict(options), rated, level, clock)
 
 
 @dataclass(frozen=True)
@@ -195,6 +201,7 @@ def table_json(table: Table) -> dict[str, Any]:
     return {
         "id": table.table_id, "rules": table.spec.rules, "players": table.spec.players,
         "options": table.spec.options, "rated": table.spec.rated, "fill": table.spec.fill,
+        "clock": table.spec.clock,
         "status": table.status, "game": table.game_id, "created": table.created,
         "creator": public_tag(table.creator), "quick": table.quick,
         "seats": [{"seat": n, "name": by_seat[n].name if n in by_seat else None,

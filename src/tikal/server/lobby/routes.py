@@ -22,6 +22,7 @@ from starlette.requests import HTTPConnection
 from ...components import RULE_SET_NAMES
 from ...messages import Message
 from ..accounts.routes import accounts_of, changing, cookie_name, same_site
+from ..clock.model import settings as clock_settings
 from ..deps import client_of, services
 from ..errors import ServerError
 from ..hub import TOO_FAR_BEHIND, Connection
@@ -39,6 +40,13 @@ TableId = Annotated[str, Path(pattern="^[A-Za-z0-9_-]{1,32}$", description="a ta
 CHANGE_ERRORS = errors(400, 401, 403, 404, 408, 409, 413, 422, 429, 503)
 
 
+CLOCK_HELP = "a time control preset (GET /api/meta clock_presets); untimed if omitted"
+
+
+def clock_presets() -> list[str]:
+    return list(clock_settings()["presets"])
+
+
 class TableIn(BaseModel):
     rules: str = Field("standard", description="standard, auction or demo",
                        json_schema_extra={"enum": list(RULE_SET_NAMES)})
@@ -48,6 +56,8 @@ class TableIn(BaseModel):
     rated: StrictBool = Field(False, description="rated (every player signed in)")
     fill: str | None = Field(None, max_length=16, description="bot level for the seats "
                              "still free at the start: easy, medium (default) or hard")
+    clock: str | None = Field(None, max_length=24, description=CLOCK_HELP,
+                              json_schema_extra={"enum": [*clock_presets(), None]})
     name: str | None = Field(None, max_length=64, description="a guest's name")
 
 
@@ -114,7 +124,8 @@ async def create_table(request: Request, body: TableIn, x_tikal_guest: str | Non
                        x_csrf_token: str | None = Csrf) -> dict[str, Any]:
     """A new open table, the asker in its first seat."""
     player = await changer(request, body.name)
-    spec = checked_spec(body.rules, body.players, body.options, body.rated, body.fill)
+    spec = checked_spec(body.rules, body.players, body.options, body.rated, body.fill,
+                        body.clock)
     lobby = lobby_of(request)
     return lobby.mine_json(await lobby.create(player, spec), player)
 
@@ -154,6 +165,8 @@ class QuickIn(BaseModel):
     options: dict[str, StrictBool] = Field(default_factory=dict,
                                            description="the rule set's options")
     rated: StrictBool = Field(False, description="rated (signed in): matched by rating")
+    clock: str | None = Field(None, max_length=24, description=CLOCK_HELP,
+                              json_schema_extra={"enum": [*clock_presets(), None]})
     name: str | None = Field(None, max_length=64, description="a guest's name")
 
 
@@ -164,7 +177,8 @@ async def quick_match(request: Request, body: QuickIn, x_tikal_guest: str | None
     window widening with its waiting time), else a new waiting table; the game starts
     when the table is full (``status: started``, the seat's ``token``)."""
     player = await changer(request, body.name)
-    spec = checked_spec(body.rules, body.players, body.options, body.rated, None)
+    spec = checked_spec(body.rules, body.players, body.options, body.rated, None,
+                        body.clock)
     lobby = lobby_of(request)
     table, started = await lobby.quick(player, spec, client_of(request))
     return {**lobby.mine_json(table, player), "matched": started}

@@ -153,7 +153,8 @@ class Lobby:
             raise
         try:
             session, links = await self._db(self.manager.create, table.spec.rules,
-                                            game_seats(table), table.spec.options)
+                                            game_seats(table), table.spec.options,
+                                            False, None, table.spec.clock)
         except BaseException:
             self.keeper.released(client, False)
             await self._db(self.store.unclaim, table_id, self.clock())

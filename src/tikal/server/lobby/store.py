@@ -39,14 +39,14 @@ T = TypeVar("T")
 CHANNEL = "tikal_lobby"
 
 TABLE_COLUMNS = ("id, rules, players, options, rated, fill, creator, status, game_id, "
-                 "created, quick, rating")
+                 "created, quick, rating, clock")
 #: The advisory lock (PostgreSQL) that makes quick matches one at a time across processes.
 QUICK_LOCK = 290_2026
 
 
 def _table(row: Any, seats: Sequence[Any]) -> Table:
     spec = Spec(row["rules"], int(row["players"]), json.loads(row["options"]),
-                bool(row["rated"]), row["fill"])
+                bool(row["rated"]), row["fill"], row["clock"])
     return Table(row["id"], spec, row["creator"], row["status"],
                  tuple(Seat(int(s["seat"]), s["player"], s["name"], s["token"])
                        for s in sorted(seats, key=lambda s: int(s["seat"]))),
@@ -148,10 +148,10 @@ class LobbyStore:
     def _new_table(self, db: Db, table_id: str, spec: Spec, player: Player, now: float,
                    quick: bool = False, rating: int | None = None) -> Table:
         self._q(db, f"INSERT INTO lobby_tables ({TABLE_COLUMNS}, updated) VALUES "
-                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                "(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (table_id, spec.rules, spec.players, json.dumps(spec.options),
                  spec.rated, spec.fill, player.player_id, OPEN, None, now, quick, rating,
-                 now))
+                 spec.clock, now))
         self._insert_seat(db, table_id, 0, player, now)
         self._changed(db, table_id, now)
         return self._existing(db, table_id)

@@ -77,9 +77,11 @@ def seat_part(
     """What only the connections of ``seats`` are told: who they are, whether they act,
     and their legal actions (built from a view [HIDDEN-1]: ``view``, the snapshot's
     public one, else the acting seat's; every seat's view is the same redacted game,
-    and legal actions are public)."""
+    and legal actions are public).  A seat its stand-in bot plays is not the player's to
+    move until taken back."""
     game = session.game
-    your_turn = bool(seats) and game.current in seats and not game.is_over
+    your_turn = (bool(seats) and game.current in seats and not game.is_over
+                 and game.current not in session.standins())
     part: SeatPart = {
         "you": list(seats), "spectator": not seats, "your_turn": your_turn,
         "can_undo": your_turn and game.can_undo(),

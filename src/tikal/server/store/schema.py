@@ -343,6 +343,8 @@ MIGRATIONS: tuple[Migration, ...] = (
     Migration(10, "time controls", (
         # the game's time control as JSON (NULL: untimed); the clocks follow from log.at
         AddColumn("games", "clock", "TEXT"),
+        # a lobby table's time control: a preset's name (NULL: untimed)
+        AddColumn("lobby_tables", "clock", "TEXT"),
     )),
 )
 #: The schema this version writes: the number of its last migration.

@@ -6,6 +6,7 @@
 // only if what it shows was touched.
 import { BoardPicture } from "./board.js";
 import { chatRefused, installChat, loadChat, renderChat, takeChatLine } from "./chat.js";
+import { installClock, takeTime } from "./clock.js";
 import { connect, keepAlive, send } from "./connection.js";
 import { BoardInput } from "./input.js";
 import { BoardMarks } from "./marks.js";
@@ -31,13 +32,13 @@ const log = new LogView($("log"));
 
 // The state's fields each card shows (beyond this screen's choices, handled apart).
 const SHOWS = {
-  status: ["over", "current", "seats", "phase", "spectator", "you", "rules"],
-  turn: ["state", "over", "winners", "seats", "current", "your_turn", "you", "phase", "scoring", "ap", "rule_set", "legal", "can_undo"],
+  status: ["over", "current", "seats", "phase", "spectator", "you", "rules", "standins"],
+  turn: ["state", "over", "winners", "seats", "current", "your_turn", "you", "phase", "scoring", "ap", "rule_set", "legal", "can_undo", "standins"],
   tile: ["drawn", "over", "your_turn", "legal"],
   auction: ["phase", "over", "rule_set", "display", "legal", "auction", "seats", "your_turn", "player_info", "current", "log"],
   actions: ["your_turn", "phase", "legal", "verbs"],
   selection: ["position", "seats", "you", "your_turn", "phase", "legal"],
-  players: ["player_info", "seats", "current", "over", "winners", "you", "rule_set"],
+  players: ["player_info", "seats", "current", "over", "winners", "you", "rule_set", "clock", "standins"],
   links: ["spectator", "seeded"],
   dock: ["phase", "over"],
   // position.stack changes only with stack_left (a tile drawn): a move leaves it alone
@@ -187,6 +188,7 @@ function onError(msg) {
 function onMessage(msg) {
   if (msg.type === "state" || msg.type === "delta") {
     const bottom = log.atBottom(); // read before anything changes: no layout of its own
+    takeTime(msg);
     const took = take(msg);
     if (!took) { send({ type: "sync" }); return; }
     if (msg.type === "state") loadChat(); // connected (again): the whole chat
@@ -211,6 +213,7 @@ window.tikal = Object.freeze({ get state() { return store.view; }, ui, prefs, so
 
 input.install();
 installPrefs();
+installClock();
 TK.api("/api/meta").then((meta) => { store.meta = meta; installChat(meta); if (store.view) renderProgress(); }).catch(() => { /* shown without the totals */ });
 if (store.token) TK.saveGame(store.gameId, { token: store.token });
 if (store.token) TK.claimSeat(store.gameId, store.token);

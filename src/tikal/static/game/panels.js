@@ -3,6 +3,7 @@
 // what it shows changed (main.js decides from the keys a message touched); the log
 // appends and cuts lines instead.
 import { act, askHint, undo } from "./connection.js";
+import { clockFor, controlText, seatControls } from "./clock.js";
 import { $ } from "./notice.js";
 import { pointsBySource } from "./progress.js";
 import { endTurn } from "./settings.js";
@@ -62,7 +63,8 @@ function statusLine() {
   if (S.over) return h("span", {}, TEXT.gameOver());
   // your own turn is a sentence of its own in each language ("Du bist am Zug"), never a
   // name with a verb for someone else
-  const line = soleSeat() === S.current ? h("span", {}, TK.chip(seat(S.current)), " ", TEXT.yourTurnStatus(TEXT.phase(S.phase)))
+  const byBot = S.standins && S.standins[S.current];
+  const line = soleSeat() === S.current && !byBot ? h("span", {}, TK.chip(seat(S.current)), " ", TEXT.yourTurnStatus(TEXT.phase(S.phase)))
     : h("span", {}, ...TEXT.toPlay(seatLabel(S.current), TEXT.phase(S.phase)));
   return S.spectator ? h("span", {}, ...TEXT.watching(line)) : line;
 }
@@ -81,7 +83,9 @@ export function renderTurnCard() {
     parts.push(h("div", { class: "row" }, h("button", { class: "btn primary", type: "button", onclick: showGameOver }, TEXT.finalScores()), h("a", { class: "btn", href: `/replay/${store.gameId}` }, TEXT.replay())));
   } else {
     const banner = h("div", { class: "turn-banner" + (mine() ? " mine" : "") });
+    const standin = S.standins && S.standins[S.current];
     if (mine()) banner.append(TK.chip(cur), " " + (hotseat() ? TEXT.yourTurnAs(cur.name) : TEXT.yourTurn()));
+    else if (standin) banner.append(TK.chip(cur), " " + TK.t("standin.playing", { name: cur.name, level: TK.levelName(standin) }));
     else if (cur.kind === "bot") banner.append(TK.chip(cur), " " + TEXT.thinking(cur.name));
     else banner.append(TK.chip(cur), " " + TEXT.waiting(cur.name));
     parts.push(banner);
@@ -107,6 +111,8 @@ export function renderTurnCard() {
       bar.append(hint);
     }
     if (bar.children.length) parts.push(bar);
+    const seatBox = seatControls();
+    if (seatBox) parts.push(seatBox);
   }
   if (ui.hint && ui.hint.state === S.state) {
     const play = h("button", { class: "btn small primary", type: "button" }, TEXT.playIt());
@@ -320,6 +326,7 @@ export function renderPlayers() {
   const S = view();
   const box = $("players");
   box.replaceChildren();
+  if (S.clock) box.append(h("p", { class: "help clock-control" }, controlText(S.clock.control)));
   const actions = S.rule_set.actions;
   for (const p of S.player_info) {
     const row = h("div", { class: "player" + (p.seat === S.current && !S.over ? " current" : ""), "data-seat": p.seat });
@@ -327,10 +334,14 @@ export function renderPlayers() {
     const tags = [];
     if (S.you.includes(p.seat) && !hotseat() && !isYouWord(p.name)) tags.push(h("span", { class: "tag" }, TEXT.youTag()));
     if (p.kind === "bot") tags.push(h("span", { class: "tag" }, TEXT.bot(p.level)));
+    const standin = S.standins && S.standins[p.seat];
+    if (standin) tags.push(h("span", { class: "tag standin" }, TK.t("standin.tag", { level: TK.levelName(standin) })));
     if (S.over && S.winners.includes(p.seat)) tags.push(h("span", { class: "tag" }, TEXT.winner()));
     if (p.seat === S.current && !S.over) tags.push(h("span", { class: "tag" }, TEXT.toPlayTag()));
     row.append(h("div", { class: "name" }, p.name, ...tags));
     row.append(h("div", { class: "score", title: TEXT.score() }, TK.format(p.score)));
+    const clock = clockFor(p.seat);
+    if (clock) row.append(clock);
     const details = h("div", { class: "details" });
     const tr = h("span", { class: "treasures", title: TEXT.treasuresTitle() });
     const types = Object.entries(p.treasures);
@@ -372,7 +383,8 @@ export class LogView {
     const who = kind === "chance" ? h("span", { class: "chance-mark", "aria-hidden": "true" }, "\u21b3") : TK.chip(s, false, 16);
     const text = kind === "chance" ? line.text : TEXT.logLine(s.name, line.text);
     const found = kind === "chance" && /^\*token [a-h]$/.test(line.notation || "") ? treasureIcon(line.notation.slice(-1)) : null;
-    return h("div", { class: "line " + kind }, who, h("span", {}, text), found, line.notation && kind !== "chance" ? h("span", { class: "notation" }, line.notation) : null);
+    const byBot = line.by ? h("span", { class: "tag by-bot", title: TK.t("standin.log_title", { level: TK.levelName(line.by) }) }, TK.t("standin.log_tag")) : null;
+    return h("div", { class: "line " + kind }, who, h("span", {}, text), byBot, found, line.notation && kind !== "chance" ? h("span", { class: "notation" }, line.notation) : null);
   }
 
   // The log after a message: all of it drawn (`from` null), or its lines from `from` on
