@@ -97,3 +97,21 @@ def test_a_player_hands_the_seat_to_a_bot_and_takes_it_back(
     wait_state(ana, "S.standins[0] === null")
     assert ana.locator("#hand-to-bot").count() == 1
     assert errors == []
+
+
+def test_both_players_agree_to_end_the_game_early(server: ServerProcess, browser: Any) -> None:
+    errors: list[str] = []
+    game = new_game(server, None)
+    ana = seat_page(browser, errors, game["seats"][0]["url"])
+    ben = seat_page(browser, errors, game["seats"][1]["url"])
+    ana.click("#end-offer")
+    ana.wait_for_selector("#end-box p[role=status]")
+    assert "Ben" in ana.inner_text("#end-box")  # waiting for Ben
+    ben.wait_for_selector("#end-accept")
+    assert "Ana" in ben.inner_text("#end-box")
+    ben.click("#end-accept")
+    for page in (ana, ben):
+        wait_state(page, "S.over && S.ended_early")
+        page.wait_for_selector("#ended-early")
+    ben.screenshot(path=str(SHOTS / "02-ended-by-agreement.png"), full_page=True)
+    assert errors == []

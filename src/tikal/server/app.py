@@ -34,6 +34,8 @@ from .chat.store import ChatStore
 from .clock import routes as clock_routes
 from .clock.service import Clocks
 from .deps import Services
+from .ending import routes as ending_routes
+from .ending.service import Ending
 from .errors import ServerError, error_text
 from .hub import Hub
 from .i18n import request_language
@@ -273,6 +275,7 @@ def create_app(
     app.state.rematch = Rematch(RematchStore(store), manager, hub,
                                 app.state.services.keeper, ratings)  # rematch/
     app.state.clocks = Clocks(manager)  # clock/: time controls and stand-in bots
+    app.state.ending = Ending(manager)  # ending/: a game ended early by agreement
     app.add_middleware(BodyLimit, body_seconds=limits.settings.body_seconds)
     install_security(app, security or SecuritySettings())  # headers, hosts, origins
     add_error_handlers(app)
@@ -287,6 +290,7 @@ def create_app(
     app.include_router(chat_routes.router)
     app.include_router(rematch_routes.router)
     app.include_router(clock_routes.router)
+    app.include_router(ending_routes.router)
     install_analysis(app, analysis)  # analyses of finished games (routes_analysis.py)
     app.mount("/static", StaticFiles(directory=static_dir()), name="static")
     document(app)  # every status of every operation in /openapi.json (openapi.py)

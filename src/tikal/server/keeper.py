@@ -37,7 +37,7 @@ class Keeper:
 
     def _running(self, game_id: str) -> bool:
         session = self.manager.sessions.get(game_id)
-        return session is not None and not session.game.is_over
+        return session is not None and not session.over
 
     def check_create(self, client: str, bot_only: bool) -> None:
         """Refuse (429 ``too_many_games``) a game over the caps, else hold its place until

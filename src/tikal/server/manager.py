@@ -30,6 +30,7 @@ from ..seats import seat_look
 from .bots import BotRunner, bot_names, hint_bot_name
 from .clock.model import TimeControl
 from .commits import CommitQueue
+from .ending.model import ENDED
 from .errors import ServerError
 from .session import Session, entry_of, mark_over, rebuild, remember_status, stored_first
 from .store import GameRecord, LogEntry, SeatRecord, Storage, StorageConflict, StorageUnavailable
@@ -130,7 +131,7 @@ class Manager:
                 continue
             except ServerError:  # does not replay: set aside by get
                 continue
-            if session.game.is_over:  # its last move's status did not get stored
+            if session.over:  # its last move's status did not get stored
                 mark_over(self.storage, game_id)
             elif game_id in set_aside:  # replays again
                 remember_status(self.storage, game_id, "playing")
@@ -392,7 +393,7 @@ class Manager:
             session.install(after, entry)
         if notify:
             self._after_change(session)
-        if after.is_over:
+        if session.over and (after.is_over or entry.kind == ENDED):
             await asyncio.to_thread(self._game_ended, session)
 
 

@@ -280,7 +280,7 @@ class Replays:
             replay = Replay(replay_id, record, names)
         except RecordError as exc:
             raise ServerError("bad_record", str(exc), 422, reason=exc.message) from None
-        if not uploaded and not self.manager.get(replay_id).game.is_over:
+        if not uploaded and not self.manager.get(replay_id).over:
             return replay  # a game in progress changes; do not cache
         with self._lock:
             self._cache[replay_id] = replay

@@ -23,6 +23,7 @@ from ..errors import IllegalAction, NotationError, RecordError
 from ..game import Game
 from ..messages import Message, render
 from .clock.model import STANDIN, ClockState, TimeControl, clock_state, standin_actions, standins
+from .ending.model import end_offers, ended_early, winners_as_they_stand
 from .errors import ServerError
 from .store import GameRecord, LogEntry, Storage, StorageUnavailable
 
@@ -98,6 +99,18 @@ def stored_first(state: int) -> ServerError:
 # ------------------------------------------------------------------ sessions
 
 
+@dataclass(frozen=True)
+class Derived:
+    """What a state's log says beyond the engine's game (kept per state)."""
+
+    state: int
+    standins: dict[int, str]
+    clock: ClockState | None
+    ended_early: bool
+    end_offers: list[int]
+
+
+
 @dataclass
 class Session:
     record: GameRecord
@@ -110,8 +123,8 @@ class Session:
     #: The entry of a move applied on the event loop whose commit is under way
     #: (:meth:`prepare`): until it is stored no other move is taken.
     pending: LogEntry | None = None
-    #: (state, seats a stand-in plays, clock state): derived from the log, so kept per state
-    _derived: tuple[int, dict[int, str], ClockState | None] | None = None
+    #: what the server derives from the log (stand-ins, clocks, an early end), per state
+    _derived: Derived | None = None
 
     @property
     def state(self) -> int:
@@ -140,7 +153,7 @@ class Session:
 
     def bot_to_move(self) -> int | None:
         """The seat to act if a bot plays it (its own, or a stand-in), else None."""
-        if self.game.is_over:
+        if self.over:
             return None
         seat = self.game.current
         if self.record.seats[seat].kind == "bot" or seat in self.standins():
@@ -158,11 +171,31 @@ class Session:
 
     def standins(self) -> dict[int, str]:
         """The human seats a stand-in bot plays now: seat -> its level."""
-        return self._derive()[1]
+        return self._derive().standins
 
     def clock(self) -> ClockState | None:
         """Each seat's time (None for an untimed game), from the stored log."""
-        return self._derive()[2]
+        return self._derive().clock
+
+    @property
+    def ended_early(self) -> bool:
+        """Ended by every player's agreement (:mod:`tikal.server.ending`)."""
+        return self._derive().ended_early
+
+    @property
+    def over(self) -> bool:
+        """Over by the rules or by agreement: no more moves either way."""
+        return self.game.is_over or self.ended_early
+
+    def end_offers(self) -> list[int]:
+        """The seats whose offer to end the game now stands."""
+        return self._derive().end_offers
+
+    @property
+    def winners(self) -> list[int]:
+        if self.ended_early and not self.game.is_over:
+            return winners_as_they_stand(self.game.scores)
+        return list(self.game.winners)
 
     def standin_levels(self) -> list[str | None]:
         """For each step after the setup: the stand-in's level if one played it."""
@@ -170,14 +203,16 @@ class Session:
             return []
         return [level for _, level in standin_actions(self.log)]
 
-    def _derive(self) -> tuple[int, dict[int, str], ClockState | None]:
+    def _derive(self) -> Derived:
         derived = self._derived
-        if derived is None or derived[0] != self.state:
+        if derived is None or derived.state != self.state:
             control = self.time_control
-            current = None if self.game.is_over else self.game.current
+            early = ended_early(self.log)
+            current = None if self.game.is_over or early else self.game.current
             clock = (clock_state(control, self.log, self.record.players, current)
                      if control is not None else None)
-            derived = self._derived = (self.state, standins(self.log), clock)
+            derived = self._derived = Derived(self.state, standins(self.log), clock, early,
+                                              end_offers(self.log))
         return derived
 
     # -- moves (call with the lock held) -------------------------------------
@@ -193,7 +228,7 @@ class Session:
             raise ServerError("stale", Message(
                 "server.stale", {"state": self.state, "yours": state}), 409, state=self.state)
         game = self.game
-        if game.is_over:
+        if self.over:
             raise ServerError("illegal", render(GAME_OVER), 422, rule="END-2", state=self.state,
                               reason=GAME_OVER)
         if game.current not in seats:

@@ -215,7 +215,7 @@ def clock_state(control: TimeControl, log: Sequence[LogEntry], players: int,
             returned[seat] = entry.at
             if seat == last_seat:
                 last_seat = None  # what follows is a new turn for the clock
-        elif seat >= 0:
+        elif entry.kind in ("action", "undo"):  # others (an offer to end) take no time
             if seat not in away:
                 if seat != last_seat:
                     left[seat] = control.turn_start(left[seat])

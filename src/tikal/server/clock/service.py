@@ -68,7 +68,7 @@ class Clocks:
         session = await asyncio.to_thread(self.manager.get, game_id)
         mine = self._own(session, seats)
         playing = session.standins()
-        if session.game.is_over:
+        if session.over:
             raise ServerError("game_over", Message("server.clock.over"), 409,
                               state=session.state)
         todo = [seat for seat in mine if seat not in playing]

@@ -98,12 +98,12 @@ class Lobby:
         """``yours``, ``theirs`` or ``over`` for ``seat`` of the game (None if it cannot
         be read now)."""
         try:
-            game = self.manager.get(game_id).game
+            session = self.manager.get(game_id)
         except ServerError:
             return None
-        if game.is_over:
+        if session.over:
             return "over"
-        return "yours" if game.current == seat else "theirs"
+        return "yours" if session.game.current == seat else "theirs"
 
     def mine_json(self, table: Table, player: Player) -> dict[str, Any]:
         """A table of the asker's, with its own seat's invite token once started."""

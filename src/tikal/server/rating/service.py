@@ -66,7 +66,7 @@ class Ratings:
     def game_over(self, session: Session) -> list[Rating] | None:
         """Rate a finished game if it was asked to be and can be; its new ratings."""
         game = session.game
-        if not game.is_over or not self.store.asked(session.game_id):
+        if not session.over or not self.store.asked(session.game_id):
             return None
         seats = self.seat_players(session)
         kinds = [kind for kind, _ in seats]
@@ -87,7 +87,7 @@ class Ratings:
                 session = games.get(game_id)
             except ServerError:
                 continue
-            if session.game.is_over:
+            if session.over:
                 try:
                     done += self.game_over(session) is not None
                 except Exception:  # one game's trouble must not stop the start

@@ -39,7 +39,7 @@ class Rematch:
         session = self.manager.get(game_id)
         seats = session.seats_for(token)
         humans = players_of([s.to_json() for s in session.record.seats])
-        check_asker(session.game.is_over, seats, humans)
+        check_asker(session.over, seats, humans)
         return session, tuple(s for s in seats if s in humans), humans
 
     async def view(self, game_id: str, token: str | None) -> dict[str, Any]:

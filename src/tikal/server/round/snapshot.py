@@ -80,7 +80,7 @@ def seat_part(
     and legal actions are public).  A seat its stand-in bot plays is not the player's to
     move until taken back."""
     game = session.game
-    your_turn = (bool(seats) and game.current in seats and not game.is_over
+    your_turn = (bool(seats) and game.current in seats and not session.over
                  and game.current not in session.standins())
     part: SeatPart = {
         "you": list(seats), "spectator": not seats, "your_turn": your_turn,
@@ -156,8 +156,8 @@ def public_part(
         "current": g.current,
         "ap": g.ap,
         "rule_set": shared_rule_set_json(rs.name, language),
-        "over": g.is_over,
-        "winners": g.winners,
+        "over": session.over,
+        "winners": session.winners,
         "scores": list(g.scores),
         "player_info": players_json(view),
         "position": position,
@@ -180,6 +180,8 @@ def public_part(
         "drawn": None,
         "board": board.update(view),
         "standins": standins_json(session),
+        "ended_early": session.ended_early,
+        "end_offers": session.end_offers(),
         "clock": clock_json(session),
     }
     if g.drawn is not None:

@@ -206,6 +206,10 @@ class PublicPart(TypedDict):
     #: each seat's stand-in bot level while one plays it for its player, else None
     standins: list[str | None]
     clock: ClockInfo | None
+    #: ended by every player's agreement, the scores as they stood (docs/web.md)
+    ended_early: bool
+    #: the seats whose offer to end the game early stands
+    end_offers: list[int]
 
 
 class SeatPart(TypedDict):

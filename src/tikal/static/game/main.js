@@ -33,7 +33,7 @@ const log = new LogView($("log"));
 // The state's fields each card shows (beyond this screen's choices, handled apart).
 const SHOWS = {
   status: ["over", "current", "seats", "phase", "spectator", "you", "rules", "standins"],
-  turn: ["state", "over", "winners", "seats", "current", "your_turn", "you", "phase", "scoring", "ap", "rule_set", "legal", "can_undo", "standins"],
+  turn: ["state", "over", "winners", "seats", "current", "your_turn", "you", "phase", "scoring", "ap", "rule_set", "legal", "can_undo", "standins", "end_offers", "ended_early"],
   tile: ["drawn", "over", "your_turn", "legal"],
   auction: ["phase", "over", "rule_set", "display", "legal", "auction", "seats", "your_turn", "player_info", "current", "log"],
   actions: ["your_turn", "phase", "legal", "verbs"],

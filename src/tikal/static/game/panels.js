@@ -4,6 +4,7 @@
 // appends and cuts lines instead.
 import { act, askHint, undo } from "./connection.js";
 import { clockFor, controlText, seatControls } from "./clock.js";
+import { endingControls } from "./ending.js";
 import { $ } from "./notice.js";
 import { pointsBySource } from "./progress.js";
 import { endTurn } from "./settings.js";
@@ -80,6 +81,8 @@ export function renderTurnCard() {
   const cur = seat(S.current);
   if (S.over) {
     parts.push(h("div", { class: "turn-banner" }, TEXT.winners(S.winners.map((p) => seat(p).name))));
+    const early = endingControls();
+    if (early) parts.push(early);
     parts.push(h("div", { class: "row" }, h("button", { class: "btn primary", type: "button", onclick: showGameOver }, TEXT.finalScores()), h("a", { class: "btn", href: `/replay/${store.gameId}` }, TEXT.replay())));
   } else {
     const banner = h("div", { class: "turn-banner" + (mine() ? " mine" : "") });
@@ -113,6 +116,8 @@ export function renderTurnCard() {
     if (bar.children.length) parts.push(bar);
     const seatBox = seatControls();
     if (seatBox) parts.push(seatBox);
+    const endBox = endingControls();
+    if (endBox) parts.push(endBox);
   }
   if (ui.hint && ui.hint.state === S.state) {
     const play = h("button", { class: "btn small primary", type: "button" }, TEXT.playIt());
@@ -441,6 +446,7 @@ export function showGameOver() {
   const opener = document.activeElement;
   const modal = h("div", { class: "modal", role: "dialog", "aria-modal": "true", "aria-labelledby": "over-title" }, h("div", { class: "box wide" },
     h("h2", { id: "over-title" }, TEXT.finalScores()),
+    S.ended_early ? h("p", { class: "ended-early" }, TK.t("ending.ended")) : null,
     h("table", { class: "scores", id: "final-scores" }, h("tr", {}, h("th", {}, TEXT.player()), h("th", { class: "num" }, TEXT.finalScore()), h("th", {}, TEXT.treasures())), ...rows),
     pointsBySource(),
     h("div", { class: "row" }, h("a", { class: "btn primary", href: `/replay/${gameId}` }, TEXT.watchReplay()), h("a", { class: "btn", href: `/api/games/${gameId}/record`, download: `tikal-${gameId}.json` }, TEXT.download()), h("a", { class: "btn", href: "/" }, TEXT.newGame()), close)));
