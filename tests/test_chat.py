@@ -148,3 +148,33 @@ def test_meta_lists_the_quick_phrases_and_each_has_its_words_in_every_language(
     for key in meta["chat_phrases"]:
         words = {lang: text(f"web.chat.phrase.{key}", lang) for lang in ("en", "de", "ja")}
         assert len(set(words.values())) == 3, words
+
+
+def test_spectators_write_only_when_the_creator_lets_them(db: str, client: TestClient) -> None:
+    game = create(client, seed=5, seats=[{"kind": "human", "name": "Ana"},
+                                         {"kind": "human", "name": "Ben"}])
+    gid = game["id"]
+    ana, ben = (s["token"] for s in game["seats"])
+    said = client.post(f"/api/games/{gid}/chat", json={"text": "hi all", "name": "Zoe"})
+    assert (said.status_code, said.json()["code"]) == (403, "chat_spectator")
+    room = client.post(f"/api/games/{gid}/chat/room", json={"token": ben, "spectators": True})
+    assert (room.status_code, room.json()["code"]) == (403, "not_creator")
+    assert client.get(f"/api/games/{gid}/chat").json()["spectators"] is False
+    with client.websocket_connect(f"/ws/{gid}") as watcher:
+        ws_hello(watcher, None)
+        room = client.post(f"/api/games/{gid}/chat/room", json={"token": ana, "spectators": True})
+        assert room.status_code == 200, room.text
+        assert receive_until(watcher, lambda m: m["type"] == "chat")["spectators"] is True
+        watcher.send_json({"type": "chat", "text": "nice move", "name": " Zoe "})
+        line = receive_until(watcher, lambda m: m["type"] == "chat" and "line" in m)["line"]
+        assert (line["seat"], line["name"], line["text"]) == (-1, "Zoe", "nice move")
+        for name in (None, "", "<Zoe>", "z" * 25):
+            bad = client.post(f"/api/games/{gid}/chat", json={"text": "x", "name": name})
+            assert (bad.status_code, bad.json()["code"], bad.json()["field"]) == (
+                422, "bad_chat", "name"), name
+    assert client.get(f"/api/games/{gid}/chat").json()["spectators"] is True
+    assert rows(db, f"SELECT seat, name FROM game_chat WHERE game_id = '{gid}'") == [
+        (-1, "Zoe")]
+    client.post(f"/api/games/{gid}/chat/room", json={"token": ana, "spectators": False})
+    again = client.post(f"/api/games/{gid}/chat", json={"text": "hi", "name": "Zoe"})
+    assert again.status_code == 403

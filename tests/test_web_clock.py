@@ -115,3 +115,23 @@ def test_both_players_agree_to_end_the_game_early(server: ServerProcess, browser
         page.wait_for_selector("#ended-early")
     ben.screenshot(path=str(SHOTS / "02-ended-by-agreement.png"), full_page=True)
     assert errors == []
+
+
+def test_the_creator_lets_spectators_write_in_the_chat(server: ServerProcess, browser: Any) -> None:
+    errors: list[str] = []
+    game = new_game(server, None)
+    ana = seat_page(browser, errors, game["seats"][0]["url"])
+    zoe = seat_page(browser, errors, game["spectator_url"])
+    assert zoe.locator("#chat-form").is_hidden()  # spectators read only, at first
+    assert zoe.locator("#chat-room").is_hidden()  # and do not choose
+    ana.check("#chat-spectators")
+    zoe.wait_for_selector("#chat-form", state="visible")
+    zoe.fill("#chat-name", "Zoe")
+    zoe.fill("#chat-input", "enjoying this")
+    zoe.press("#chat-input", "Enter")
+    ana.wait_for_selector("#chat-lines li[data-seat='-1']")
+    assert "Zoe" in ana.inner_text("#chat-lines") and "enjoying this" in ana.inner_text(
+        "#chat-lines")
+    ana.uncheck("#chat-spectators")
+    zoe.wait_for_selector("#chat-form", state="hidden")
+    assert errors == []

@@ -84,7 +84,8 @@ async def handle(
         if kind == "chat":  # the line reaches every connection of the game (chat/)
             svc.limits.check(client, "chat")
             chat = conn.websocket.app.state.chat
-            await chat.post(game_id, conn.seats, data.get("text"), data.get("phrase"))
+            await chat.post(game_id, conn.seats, data.get("text"), data.get("phrase"),
+                            data.get("name"))
             return []
         if kind == "sync":
             svc.limits.check(client, "sync")

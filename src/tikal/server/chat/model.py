@@ -77,6 +77,18 @@ def checked(text: Any, phrase: Any) -> tuple[str | None, str | None]:
     return cleaned, None
 
 
+def spectator_name(name: Any) -> str:
+    """A spectator's name for a line (seat -1): plain text like a line, at most
+    ``name_length`` characters."""
+    if not isinstance(name, str) or not " ".join(name.split()):
+        raise refused("bad_chat", "spectator_name", field="name")
+    cleaned = " ".join(name.split())
+    if len(cleaned) > settings()["name_length"] or any(
+            ch in MARKUP or unicodedata.category(ch).startswith("C") for ch in cleaned):
+        raise refused("bad_chat", "spectator_name", field="name")
+    return cleaned
+
+
 def line_json(line: Line) -> ChatLine:
     """A line as clients get it (the ``line`` of a ``chat`` message)."""
     return {"seq": line.seq, "seat": line.seat, "name": line.name, "text": line.text,

@@ -9,7 +9,7 @@ import asyncio
 from typing import Any
 
 from fastapi import APIRouter, Header, Request
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, Field, StrictBool
 from starlette.requests import HTTPConnection
 
 from ..deps import client_of, services
@@ -28,6 +28,14 @@ class ChatIn(BaseModel):
     phrase: str | None = Field(None, max_length=40,
                                description="or a quick phrase's key (GET /api/meta "
                                            "chat_phrases), shown in each reader's language")
+    name: str | None = Field(None, max_length=64,
+                             description="a spectator's name (spectators write only if "
+                                         "the creator lets them)")
+
+
+class ChatRoomIn(BaseModel):
+    token: str | None = Field(None, max_length=64, description="or send X-Tikal-Token")
+    spectators: StrictBool = Field(..., description="whether spectators may write")
 
 
 def chat_of(conn: HTTPConnection) -> Chat:
@@ -37,8 +45,27 @@ def chat_of(conn: HTTPConnection) -> Chat:
 
 @router.get("/games/{game_id}/chat", responses=errors(400, 404, 422, 503))
 async def get_chat(request: Request, game_id: str) -> dict[str, Any]:
-    """The game's chat lines, oldest first (the last 200); everyone may read them."""
-    return {"lines": await asyncio.to_thread(chat_of(request).history, game_id)}
+    """The game's chat lines, oldest first (the last 200); everyone may read them;
+    ``spectators``: whether spectators may write."""
+    chat = chat_of(request)
+    lines = await asyncio.to_thread(chat.history, game_id)
+    return {"lines": lines,
+            "spectators": await asyncio.to_thread(chat.store.spectators_write, game_id)}
+
+
+@router.post("/games/{game_id}/chat/room", responses=errors(400, 403, 404, 408, 413, 422,
+                                                              429, 503))
+async def chat_room(request: Request, game_id: str, body: ChatRoomIn,
+                    x_tikal_token: str | None = Header(None, description="a seat's token")
+                    ) -> dict[str, Any]:
+    """The game's creator (its first human seat) lets spectators write, or not (403
+    ``not_creator`` for anyone else)."""
+    svc = services(request)
+    svc.limits.check(client_of(request), "chat")
+    session = await asyncio.to_thread(svc.manager.get, game_id)
+    seats = session.seats_for(body.token or x_tikal_token)
+    await chat_of(request).let_spectators_write(game_id, seats, body.spectators)
+    return {"spectators": body.spectators}
 
 
 @router.post("/games/{game_id}/chat", status_code=201,
@@ -51,5 +78,5 @@ async def post_chat(request: Request, game_id: str, body: ChatIn,
     svc.limits.check(client_of(request), "chat")
     session = await asyncio.to_thread(svc.manager.get, game_id)
     seats = session.seats_for(body.token or x_tikal_token)
-    line = await chat_of(request).post(game_id, seats, body.text, body.phrase)
+    line = await chat_of(request).post(game_id, seats, body.text, body.phrase, body.name)
     return {"line": line_json(line)}

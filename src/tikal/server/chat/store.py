@@ -57,6 +57,24 @@ class ChatStore:
                 return line
         raise RuntimeError(f"no chat number for {game_id} after {ATTEMPTS} tries")
 
+    def spectators_write(self, game_id: str) -> bool:
+        """Whether the game's creator lets its spectators write (not unless asked)."""
+        def work(db: Db) -> bool:
+            row = db.execute(self.storage.sql(
+                "SELECT spectators FROM chat_rooms WHERE game_id = ?"), (game_id,)).fetchone()
+            return bool(row["spectators"]) if row is not None else False
+
+        return self.storage.transaction(work, write=False)
+
+    def let_spectators_write(self, game_id: str, allowed: bool, now: float) -> None:
+        def work(db: Db) -> None:
+            db.execute(self.storage.sql(
+                "INSERT INTO chat_rooms (game_id, spectators, updated) VALUES (?, ?, ?) "
+                "ON CONFLICT (game_id) DO UPDATE SET spectators = excluded.spectators, "
+                "updated = excluded.updated"), (game_id, allowed, now))
+
+        self.storage.transaction(work)
+
     def lines(self, game_id: str, after: int = 0) -> list[Line]:
         """The game's lines numbered above ``after``, oldest first (the last
         ``history`` of them)."""

@@ -340,11 +340,16 @@ MIGRATIONS: tuple[Migration, ...] = (
             tokens TEXT NOT NULL,
             updated {real} NOT NULL)"""),
     )),
-    Migration(10, "time controls", (
+    Migration(10, "time controls; spectators in the chat", (
         # the game's time control as JSON (NULL: untimed); the clocks follow from log.at
         AddColumn("games", "clock", "TEXT"),
         # a lobby table's time control: a preset's name (NULL: untimed)
         AddColumn("lobby_tables", "clock", "TEXT"),
+        # whether a game's spectators may write in its chat (its creator's choice)
+        Statement("""CREATE TABLE IF NOT EXISTS chat_rooms (
+            game_id TEXT PRIMARY KEY,
+            spectators {boolean} NOT NULL,
+            updated {real} NOT NULL)"""),
     )),
 )
 #: The schema this version writes: the number of its last migration.

@@ -315,10 +315,12 @@ class ChatLine(TypedDict):
 
 
 class ChatMessage(TypedDict):
-    """A line said at the game's table (sent to every connection of the game)."""
+    """A line said at the game's table (sent to every connection of the game), or the
+    creator's choice whether spectators may write (``spectators``)."""
 
     type: Literal["chat"]
-    line: ChatLine
+    line: NotRequired[ChatLine]
+    spectators: NotRequired[bool]
 
 
 class RematchMessage(TypedDict):
@@ -375,11 +377,13 @@ class PingMessage(TypedDict):
 
 
 class ChatRequest(TypedDict):
-    """A line to say (a seat's connection only): a text or a quick phrase's key."""
+    """A line to say: a text or a quick phrase's key (a spectator's only if the creator
+    lets spectators write, with the ``name`` to show)."""
 
     type: Literal["chat"]
     text: NotRequired[str]
     phrase: NotRequired[str]
+    name: NotRequired[str]
 
 
 ClientMessage: TypeAlias = (

@@ -8,6 +8,11 @@ import { store } from "./state.js";
 const MUTED_KEY = "tikal.chat.muted";
 const lines = new Map(); // seq -> line
 let phrases = [];
+let spectatorsWrite = false; // the creator's choice (GET .../chat, then live)
+const SPECTATORS = -1; // a spectator's lines: one "seat" for muting
+
+// The game's creator: its first human seat (the one that chooses whether spectators write).
+const creatorSeat = (view) => { const s = view.seats.find((x) => x.kind !== "bot"); return s ? s.seat : null; };
 
 function muted() {
   try { return JSON.parse(localStorage.getItem(MUTED_KEY) || "{}")[store.gameId] || []; } catch (e) { return []; }
@@ -25,8 +30,9 @@ const said = (line) => (line.phrase ? TK.t("chat.phrase." + line.phrase) : line.
 
 function lineItem(line, quiet) {
   const seat = store.view && store.view.seats[line.seat];
+  const watcher = line.seat === SPECTATORS ? TK.h("span", { class: "tag" }, TK.t("chat.spectator_tag")) : null;
   return TK.h("li", { class: "chat-line" + (quiet ? " muted" : ""), "data-seq": line.seq, "data-seat": line.seat },
-    seat ? TK.chip(seat) : null, TK.h("strong", {}, line.name),
+    seat ? TK.chip(seat) : null, TK.h("strong", {}, line.name), watcher,
     TK.h("span", { class: "chat-text" }, quiet ? TK.t("chat.muted_line") : said(line)));
 }
 
@@ -43,12 +49,16 @@ export function renderChat() {
 
 function renderControls(silent) {
   const view = store.view;
-  const writer = !!view && !view.spectator;
+  const writer = !!view && (!view.spectator || spectatorsWrite);
   $("chat-form").hidden = !writer;
   $("chat-phrases").hidden = !writer;
   $("chat-readonly").hidden = writer;
+  $("chat-name").hidden = !view || !view.spectator;
   const mutes = $("chat-mutes");
   if (!view) return;
+  const creator = creatorSeat(view);
+  $("chat-room").hidden = creator === null || !(view.you || []).includes(creator);
+  $("chat-spectators").checked = spectatorsWrite;
   const mine = new Set(view.you || []);
   mutes.replaceChildren(...view.seats.filter((s) => s.kind !== "bot" && !mine.has(s.seat)).map((s) => {
     const quiet = silent.has(s.seat);
@@ -60,7 +70,25 @@ function renderControls(silent) {
     });
     return button;
   }));
+  if ([...lines.values()].some((l) => l.seat === SPECTATORS) && !view.spectator) {
+    const quiet = silent.has(SPECTATORS);
+    const button = TK.h("button", { type: "button", class: "btn small", "aria-pressed": quiet ? "true" : "false" },
+      TK.t(quiet ? "chat.unmute_spectators" : "chat.mute_spectators"));
+    button.addEventListener("click", () => {
+      setMuted(quiet ? muted().filter((n) => n !== SPECTATORS) : [...muted(), SPECTATORS]);
+      renderChat();
+    });
+    mutes.append(button);
+  }
 }
+
+// The creator's choice arrived (or was read with the lines).
+export function takeChatRoom(allowed) {
+  spectatorsWrite = !!allowed;
+  renderChat();
+}
+
+const spectatorName = () => (store.view && store.view.spectator ? { name: $("chat-name").value } : {});
 
 export function takeChatLine(line) {
   lines.set(line.seq, line);
@@ -71,6 +99,7 @@ export function takeChatLine(line) {
 export function loadChat() {
   TK.api(`/api/games/${encodeURIComponent(store.gameId)}/chat`).then((data) => {
     for (const line of data.lines) lines.set(line.seq, line);
+    spectatorsWrite = !!data.spectators;
     renderChat();
   }).catch(() => { /* the live lines still come */ });
 }
@@ -86,7 +115,7 @@ export function installChat(meta) {
   input.maxLength = meta.chat_max_length || 300;
   $("chat-phrases").replaceChildren(...phrases.map((key) => {
     const button = TK.h("button", { type: "button", class: "btn small", "data-phrase": key }, TK.t("chat.phrase." + key));
-    button.addEventListener("click", () => send({ type: "chat", phrase: key }));
+    button.addEventListener("click", () => send({ type: "chat", phrase: key, ...spectatorName() }));
     return button;
   }));
   $("chat-form").addEventListener("submit", (event) => {
@@ -94,8 +123,19 @@ export function installChat(meta) {
     $("chat-error").textContent = "";
     input.removeAttribute("aria-invalid");
     if (!input.value.trim()) return;
-    send({ type: "chat", text: input.value });
+    send({ type: "chat", text: input.value, ...spectatorName() });
     input.value = "";
+  });
+  $("chat-spectators").addEventListener("change", async (event) => {
+    const box = event.target;
+    box.disabled = true;
+    try {
+      await TK.api(`/api/games/${encodeURIComponent(store.gameId)}/chat/room`, {
+        method: "POST", headers: { "Content-Type": "application/json", "X-Tikal-Token": store.token },
+        body: JSON.stringify({ token: store.token, spectators: box.checked }),
+      });
+    } catch (err) { box.checked = !box.checked; $("chat-error").textContent = err.message; }
+    box.disabled = false;
   });
   renderChat();
 }

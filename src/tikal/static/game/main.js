@@ -5,7 +5,7 @@
 // texts.js. This one wires them: a message is taken in, then each part is drawn again
 // only if what it shows was touched.
 import { BoardPicture } from "./board.js";
-import { chatRefused, installChat, loadChat, renderChat, takeChatLine } from "./chat.js";
+import { chatRefused, installChat, loadChat, renderChat, takeChatLine, takeChatRoom } from "./chat.js";
 import { installClock, takeTime } from "./clock.js";
 import { connect, keepAlive, send } from "./connection.js";
 import { BoardInput } from "./input.js";
@@ -202,7 +202,8 @@ function onMessage(msg) {
     ui.hint = msg;
     keepFocus(() => { renderTurnCard(); marks.decorate(); });
   } else if (msg.type === "chat") {
-    takeChatLine(msg.line);
+    if (msg.line) takeChatLine(msg.line);
+    if ("spectators" in msg) takeChatRoom(msg.spectators);
   } else if (msg.type === "rematch") {
     takeRematch(msg);
   } // "ack": the move was stored; the delta that follows shows it
