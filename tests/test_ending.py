@@ -6,6 +6,7 @@ stood.  Real SQLite files and PostgreSQL databases.
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -107,3 +108,24 @@ def test_only_players_offer_and_not_against_bots_alone(client: TestClient) -> No
     solo = new_game(client, [TRIO[0], {"kind": "bot", "level": "random"}])
     refused(end(client, solo, 0), 409, "end_needs_players")
     assert state_of(client, game)["state"] == before
+
+
+def test_the_replay_says_which_moves_a_bot_made_and_that_the_game_ended_early(
+        client: TestClient) -> None:
+    game = new_game(client, TRIO[:2])
+    gid = game["id"]
+    client.post(f"/api/games/{gid}/away", json={"token": tokens_of(game)[0]})
+    session = client.app.state.manager.sessions[gid]  # type: ignore[attr-defined]
+    for _ in range(400):  # the stand-in plays seat 0's turn
+        if session.game.current == 1:
+            break
+        time.sleep(0.02)
+    client.post(f"/api/games/{gid}/back", json={"token": tokens_of(game)[0]})
+    assert move(client, game).status_code == 200  # Ben's own move
+    end(client, game, 0)
+    end(client, game, 1)
+    replay = client.get(f"/api/replays/{gid}").json()
+    assert replay["ended_early"] is True
+    by = replay["by"]
+    assert by and by[0] is not None and by[-1] is None  # the bot's first, Ben's last
+    assert len(by) == replay["total"]

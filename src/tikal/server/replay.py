@@ -140,6 +140,10 @@ class Replay:
         self.start = [str(c) for c in setup.chance]
         self.final = Game.from_record(self.record)
         self.names = names
+        #: a game played here: each step's stand-in level (if a bot played it for the
+        #: seat's player), and whether the players ended it early (the record has neither)
+        self.by_bot: list[str | None] = []
+        self.ended_early = False
         self.checkpoints: list[Game] = []
         self._steps: dict[str, list[dict[str, Any]]] = {}
         self._events: list[list[ScoreEvent]] = []
@@ -215,6 +219,8 @@ class Replay:
             "over": g.is_over,
             "scores": list(g.scores),
             "winners": g.winners,
+            "by": self.by_bot,
+            "ended_early": self.ended_early,
         }
 
     def frame(self, step: int, language: str = "en") -> dict[str, Any]:
@@ -280,8 +286,11 @@ class Replays:
             replay = Replay(replay_id, record, names)
         except RecordError as exc:
             raise ServerError("bad_record", str(exc), 422, reason=exc.message) from None
-        if not uploaded and not self.manager.get(replay_id).over:
-            return replay  # a game in progress changes; do not cache
+        if not uploaded:
+            session = self.manager.get(replay_id)
+            replay.by_bot, replay.ended_early = session.standin_levels(), session.ended_early
+            if not session.over:
+                return replay  # a game in progress changes; do not cache
         with self._lock:
             self._cache[replay_id] = replay
             while len(self._cache) > self.size:

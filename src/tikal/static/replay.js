@@ -29,6 +29,7 @@ async function show(n) {
     for (const sc of s.scores || []) now.append(h("div", {}, TK.t("log.line", { name: R.seats[sc.seat].name, text: sc.text })));
   }
   else now.textContent = TK.t("replay.start_of_game");
+  if (R.ended_early && n === R.total) now.append(" ", h("strong", { id: "ended-early" }, TK.t("ending.ended")));
   if (f.over) now.append(" ", h("strong", {}, f.winners.length > 1 ? TK.t("over.shared", { names: TK.list(f.winners.map((p) => R.seats[p].name)) }) : TK.t("over.winner", { name: R.seats[f.winners[0]].name })));
   const players = document.getElementById("players");
   players.replaceChildren();
@@ -77,7 +78,9 @@ async function main() {
   list.append(h("div", { class: "line", "data-step": 0 }, TK.t("replay.start_line")));
   for (const s of R.steps) {
     const seat = R.seats[s.seat];
-    list.append(h("div", { class: "line", "data-step": s.step }, TK.chip(seat, false, 16), h("span", {}, TK.t("replay.step_line", { step: s.step, name: seat.name, text: s.text })), h("span", { class: "notation" }, s.notation)));
+    const level = R.by && R.by[s.step - 1];
+    const byBot = level ? h("span", { class: "tag by-bot", title: TK.t("standin.log_title", { level: TK.levelName(level) }) }, TK.t("standin.log_tag")) : null;
+    list.append(h("div", { class: "line", "data-step": s.step }, TK.chip(seat, false, 16), h("span", {}, TK.t("replay.step_line", { step: s.step, name: seat.name, text: s.text })), byBot, h("span", { class: "notation" }, s.notation)));
     for (const sc of s.scores || []) {
       list.append(h("div", { class: "line score", "data-step": s.step }, TK.chip(R.seats[sc.seat], false, 16), h("span", {}, TK.t("log.line", { name: R.seats[sc.seat].name, text: sc.text }))));
     }
