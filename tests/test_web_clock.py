@@ -13,6 +13,7 @@ from typing import Any
 import httpx
 import pytest
 
+from test_web_a11y import serious
 from test_web_e2e import play_simple_turn
 from web_helpers import ARTIFACTS, ServerProcess, chromium, errors_of, serve, state, wait_state
 
@@ -72,6 +73,7 @@ def test_time_runs_out_a_bot_plays_the_seat_and_the_player_takes_it_back(
     wait_state(ben, "S.log.some((l) => l.by === 'random' && l.seat === 0)")
     ben.wait_for_selector("#log .line .by-bot")
     ana.screenshot(path=str(SHOTS / "01-bot-plays-for-ana.png"), full_page=True)
+    assert serious(ana) == []  # axe: the clocks, the tags and the take-back button
     # one click and the seat is hers again; her next move is her own
     ana.click("#take-seat-back")
     wait_state(ana, "S.standins[0] === null")
@@ -106,6 +108,8 @@ def test_both_players_agree_to_end_the_game_early(server: ServerProcess, browser
     ben = seat_page(browser, errors, game["seats"][1]["url"])
     ana.click("#end-offer")
     ana.wait_for_selector("#end-box p[role=status]")
+    ben.wait_for_selector("#end-accept")
+    assert serious(ben) == []  # axe: the offer and its answers
     assert "Ben" in ana.inner_text("#end-box")  # waiting for Ben
     ben.wait_for_selector("#end-accept")
     assert "Ana" in ben.inner_text("#end-box")
