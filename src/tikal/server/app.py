@@ -20,7 +20,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from . import gcstats, routes_api, routes_pages, routes_tutorial, routes_ws
+from . import gcstats, routes_api, routes_pages, routes_tutorial, routes_ws, webapp
 from .accounts import passkey_routes
 from .accounts import routes as accounts_routes
 from .accounts.passkeys import Passkeys
@@ -280,6 +280,7 @@ def create_app(
     install_security(app, security or SecuritySettings())  # headers, hosts, origins
     add_error_handlers(app)
     app.include_router(routes_pages.router)
+    app.include_router(webapp.router)  # the manifest and the service worker
     app.include_router(routes_api.router)
     app.include_router(lobby_routes.router)  # before /ws/{game_id}: /ws/lobby is a topic
     app.include_router(routes_ws.router)

@@ -292,3 +292,33 @@ TK.api = async function (path, opts) {
     if (me && me.signed_in) link.textContent = me.name;
   }).catch(() => { /* offline: the link keeps its word */ });
 })();
+
+// Turn-based play calls the player back (docs/web.md, Call-backs): the tab's icon gets a
+// red dot while a game waits for this player's move (the pages put it in the title too).
+TK.turnBadge = function (waiting) {
+  const link = document.querySelector('link[rel="icon"]');
+  if (!link) return;
+  const href = waiting ? "/static/favicon-turn.svg" : "/static/favicon.svg";
+  if (link.getAttribute("href") !== href) link.setAttribute("href", href);
+  link.dataset.turn = waiting ? "yours" : "";
+};
+
+// A browser notification (if the player turned them on and the browser allows them),
+// only while this tab is hidden; one per `tag` (a game and its state), never repeated.
+TK.notifyOnce = function (tag, title, body) {
+  if (!document.hidden || !("Notification" in window) || Notification.permission !== "granted") return false;
+  TK.notified = TK.notified || new Set();
+  if (TK.notified.has(tag)) return false;
+  TK.notified.add(tag);
+  try {
+    const note = new Notification(title, { body, tag, icon: "/static/favicon.svg" });
+    note.onclick = () => { window.focus(); note.close(); };
+    return true;
+  } catch (e) { return false; } // a browser that only notifies from a service worker
+};
+
+// Installable as a web app: the service worker keeps the static files for the next visit
+// (games still need the server). Only where browsers allow workers (https, localhost).
+if ("serviceWorker" in navigator && window.isSecureContext) {
+  navigator.serviceWorker.register("/sw.js").catch(() => { /* the pages work without it */ });
+}

@@ -147,6 +147,7 @@
   function renderTitle() {
     const waiting = [...mine.values()].filter((t) => t.turn === "yours").length;
     document.title = waiting ? TK.t("lobby.title_your_turn", { count: waiting, title: baseTitle }) : baseTitle;
+    TK.turnBadge(waiting > 0);
   }
 
   function render() {

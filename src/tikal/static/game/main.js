@@ -32,7 +32,7 @@ const log = new LogView($("log"));
 
 // The state's fields each card shows (beyond this screen's choices, handled apart).
 const SHOWS = {
-  status: ["over", "current", "seats", "phase", "spectator", "you", "rules", "standins"],
+  status: ["over", "current", "seats", "phase", "spectator", "you", "rules", "standins", "your_turn"],
   turn: ["state", "over", "winners", "seats", "current", "your_turn", "you", "phase", "scoring", "ap", "rule_set", "legal", "can_undo", "standins", "end_offers", "ended_early"],
   tile: ["drawn", "over", "your_turn", "legal"],
   auction: ["phase", "over", "rule_set", "display", "legal", "auction", "seats", "your_turn", "player_info", "current", "log"],
@@ -136,6 +136,9 @@ function chime(turnChanged) {
   const opening = store.shown.rounds === null;
   if (!opening && rounds > store.shown.rounds && !S.over) play("scoring");
   else if (!opening && turnChanged && mine() && !S.over) play("turn");
+  if (!opening && turnChanged && mine() && !S.over && prefs.notify) {
+    TK.notifyOnce(`tikal-${store.gameId}-${S.state}`, TK.t("notify.title"), TK.t("notify.body", { rules: TK.t("ruleset." + S.rules) }));
+  }
   store.shown.rounds = rounds;
 }
 

@@ -55,7 +55,9 @@ function refusalView(err) {
 
 export function renderStatus() {
   const S = view();
-  document.title = TEXT.title(S.rules, S.over ? null : seat(S.current).name);
+  const title = TEXT.title(S.rules, S.over ? null : seat(S.current).name);
+  document.title = mine() && !S.over ? TK.t("game.title_your_turn", { title }) : title;
+  TK.turnBadge(mine() && !S.over);
   $("status").replaceChildren(statusLine());
 }
 

@@ -4,7 +4,8 @@
 const KEY = "tikal.prefs";
 
 // Sounds are off until asked for: a page that beeps unasked is worse than a silent one.
-export const DEFAULTS = Object.freeze({ pace: "normal", motion: true, sound: false, confirmEnd: true });
+// So are notifications: the browser asks for them once the player turns them on.
+export const DEFAULTS = Object.freeze({ pace: "normal", motion: true, sound: false, confirmEnd: true, notify: false });
 export const PACES = ["fast", "normal", "slow"];
 
 function load() {

@@ -14,15 +14,37 @@ export function installPrefs() {
   applyMotion();
   const pace = $("pref-pace");
   pace.replaceChildren(...PACES.map((p) => h("option", { value: p }, TEXT.paceName(p))));
-  const boxes = { "pref-motion": "motion", "pref-sound": "sound", "pref-confirm": "confirmEnd" };
+  const boxes = { "pref-motion": "motion", "pref-sound": "sound", "pref-confirm": "confirmEnd", "pref-notify": "notify" };
   const show = () => {
     pace.value = prefs.pace;
     for (const [id, name] of Object.entries(boxes)) $(id).checked = prefs[name];
   };
   show();
   pace.addEventListener("change", () => setPref("pace", pace.value));
-  for (const [id, name] of Object.entries(boxes)) $(id).addEventListener("change", (ev) => setPref(name, ev.target.checked));
+  for (const [id, name] of Object.entries(boxes)) {
+    if (name !== "notify") $(id).addEventListener("change", (ev) => setPref(name, ev.target.checked));
+  }
+  $("pref-notify").addEventListener("change", (ev) => askToNotify(ev.target));
+  notifyState();
   onPrefChange((name) => { show(); if (name === "pace") sendPace(); });
+}
+
+// Notifications of "your turn" while the tab is hidden: the browser's permission first.
+async function askToNotify(box) {
+  if (!box.checked) { setPref("notify", false); notifyState(); return; }
+  if (!("Notification" in window)) { box.checked = false; notifyState(); return; }
+  let permission = Notification.permission;
+  if (permission === "default") permission = await Notification.requestPermission();
+  setPref("notify", permission === "granted");
+  box.checked = permission === "granted";
+  notifyState();
+}
+
+function notifyState() {
+  const note = $("pref-notify-state");
+  if (!("Notification" in window)) note.textContent = TK.t("prefs.notify_unsupported");
+  else if (Notification.permission === "denied") note.textContent = TK.t("prefs.notify_denied");
+  else note.textContent = "";
 }
 
 // The bots' pace this player wants, told to the server (POST /api/games/{id}/pace) when
