@@ -18,12 +18,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pg_helpers import database_of_kind
+from test_accounts import client_on, csrf_of, sign_up
+from test_ratings_games import account_id, play_to_the_end
 from test_rematch import GENEROUS, new_game, refused, tokens_of
 from tikal.server import create_app
 from tikal.server.clock import model
 from tikal.server.clock.model import BACK, STANDIN, TimeControl, clock_state, forfeits
 from tikal.server.errors import ServerError
 from tikal.server.manager import human_to_act
+from tikal.server.rating import initial
 from tikal.server.rating.service import rated_scores
 from tikal.server.store import LogEntry
 
@@ -270,3 +273,27 @@ def test_the_clocks_are_the_same_after_a_restart(tmp_path: Path) -> None:
         again = state_of(second, game)["clock"]
         assert again == clock  # derived from the stored log, not from a timer
         assert again["running"] == 0 and again["deadline"] > time.time()
+
+
+def test_a_rated_real_time_game_whose_player_left_counts_as_a_loss_for_them(db: str) -> None:
+    """Bob leaves before his first turn; the stand-in plays him to the end: whatever it
+    scored, his rating falls and Alice's rises; the replay marks the bot's moves."""
+    with client_on(db) as alice, client_on(db) as bob:
+        sign_up(alice, "Alice")
+        sign_up(bob, "Bob")
+        answer = alice.post("/api/games", json={
+            "rules": "demo", "seats": PAIR, "rated": True, "clock": "rapid"})
+        assert answer.status_code == 201, answer.text
+        game = answer.json()
+        tokens = [s["token"] for s in game["seats"]]
+        bob.post("/api/account/seats", headers={"X-CSRF-Token": csrf_of(bob)},
+                 json={"seats": [{"game": game["id"], "token": tokens[1]}]})
+        left = bob.post(f"/api/games/{game['id']}/away", json={"token": tokens[1]})
+        assert left.status_code == 200, left.text
+        play_to_the_end(alice, game, {0: tokens[0]})
+        ratings = alice.app.state.ratings  # type: ignore[attr-defined]
+        after = [ratings.store.rating(account_id(db, name), "demo") for name in ("Alice", "Bob")]
+        assert after[0].mu > initial().mu > after[1].mu
+        replay = alice.get(f"/api/replays/{game['id']}").json()
+        seats = [step["seat"] for step in replay["steps"]]
+        assert [level is not None for level in replay["by"]] == [seat == 1 for seat in seats]
