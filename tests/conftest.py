@@ -22,8 +22,11 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from fastapi.testclient import TestClient
 
-from pg_helpers import PgServerProcess, fresh_database
+from pg_helpers import PgServerProcess, database_of_kind, fresh_database
+from tikal.server import create_app
+from tikal.server.limits import LimitSettings, Rate
 
 PG_MODULES = frozenset({"test_server_pg.py", "test_lobby_pg.py"})
 PG_PARAMETERS = frozenset({"postgresql"})  # the kind tests/pg_helpers.py knows
@@ -32,6 +35,22 @@ DURATIONS = Path(__file__).with_name("durations.json")
 SLOW_SECONDS = 0.75
 
 _measured: Counter[str] = Counter()
+#: Limits no test of the game's modules (chat, rematch, clocks, ending) meets by accident.
+PLAY_LIMITS = LimitSettings(lobby=Rate(6000, 1000), create=Rate(6000, 1000),
+                            chat=Rate(6000, 1000))
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
+    """A real SQLite file, then a fresh PostgreSQL database (a module may have its own)."""
+    yield from database_of_kind(request.param, tmp_path)
+
+
+@pytest.fixture
+def client(db: str) -> Iterator[TestClient]:
+    """The app on ``db`` with bots that move at once (a module may have its own)."""
+    with TestClient(create_app(db, bot_delay=0.0, limit_settings=PLAY_LIMITS)) as c:
+        yield c
 
 
 @pytest.fixture

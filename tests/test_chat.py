@@ -6,33 +6,18 @@ databases.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
 
-from pg_helpers import database_of_kind
 from test_accounts import rows
 from test_server import create, first, receive_until, ws_hello
 from tikal.server import create_app
 from tikal.server.chat import model
 from tikal.server.errors import ServerError
-from tikal.server.limits import LimitSettings, Rate
-
-GENEROUS = LimitSettings(chat=Rate(6000, 1000))
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    yield from database_of_kind(request.param, tmp_path)
-
-
-@pytest.fixture
-def client(db: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db, bot_delay=0.0, limit_settings=GENEROUS)) as c:
-        yield c
+from tikal.server.limits import LimitSettings
 
 
 def code_of(text: Any, phrase: Any = None) -> tuple[str, str | None]:

@@ -8,7 +8,6 @@ PostgreSQL databases.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -17,10 +16,10 @@ from fastapi.testclient import TestClient
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pg_helpers import database_of_kind
+from conftest import PLAY_LIMITS
 from test_accounts import client_on, csrf_of, sign_up
 from test_ratings_games import account_id, play_to_the_end
-from test_rematch import GENEROUS, new_game, refused, tokens_of
+from test_rematch import new_game, refused, tokens_of
 from tikal.server import create_app
 from tikal.server.clock import model
 from tikal.server.clock.model import BACK, STANDIN, TimeControl, clock_state, forfeits
@@ -136,17 +135,6 @@ def test_presets_and_custom_controls_round_trip() -> None:
 
 
 # ---------------------------------------------------------------- a real server
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    yield from database_of_kind(request.param, tmp_path)
-
-
-@pytest.fixture
-def client(db: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db, bot_delay=0.0, limit_settings=GENEROUS)) as c:
-        yield c
-
 
 def state_of(client: TestClient, game: dict[str, Any], seat: int | None = None) -> Any:
     token = tokens_of(game).get(seat) if seat is not None else None
@@ -265,11 +253,11 @@ def test_a_seat_played_by_a_bot_refuses_its_players_moves_until_taken_back(
 def test_the_clocks_are_the_same_after_a_restart(tmp_path: Path) -> None:
     db = str(tmp_path / "games.sqlite")
     control = {"kind": "turn", "per_turn": 86400}
-    with TestClient(create_app(db, bot_delay=0.0, limit_settings=GENEROUS)) as first:
+    with TestClient(create_app(db, bot_delay=0.0, limit_settings=PLAY_LIMITS)) as first:
         game = new_game(first, PAIR, clock=control)
         assert move(first, game, 0, 0).status_code == 200
         clock = state_of(first, game)["clock"]
-    with TestClient(create_app(db, bot_delay=0.0, limit_settings=GENEROUS)) as second:
+    with TestClient(create_app(db, bot_delay=0.0, limit_settings=PLAY_LIMITS)) as second:
         again = state_of(second, game)["clock"]
         assert again == clock  # derived from the stored log, not from a timer
         assert again["running"] == 0 and again["deadline"] > time.time()

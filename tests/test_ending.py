@@ -7,17 +7,12 @@ stood.  Real SQLite files and PostgreSQL databases.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 
-from pg_helpers import database_of_kind
 from test_accounts import rows
-from test_rematch import GENEROUS, new_game, refused, tokens_of
-from tikal.server import create_app
+from test_rematch import new_game, refused, tokens_of
 from tikal.server.ending.model import DECLINE, ENDED, OFFER, end_offers, ended_early
 from tikal.server.store import LogEntry
 
@@ -37,17 +32,6 @@ def test_offers_stand_until_a_move_an_undo_or_a_no() -> None:
     assert end_offers(log_of((OFFER, 1), ("standin", 0), (OFFER, 1))) == [1]
     assert not ended_early(log_of((OFFER, 0), (OFFER, 1)))
     assert ended_early(log_of((OFFER, 0), (OFFER, 1), (ENDED, 1)))
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    yield from database_of_kind(request.param, tmp_path)
-
-
-@pytest.fixture
-def client(db: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db, bot_delay=0.0, limit_settings=GENEROUS)) as c:
-        yield c
 
 
 def end(client: TestClient, game: dict[str, Any], seat: int | None, suffix: str = "") -> Any:

@@ -5,33 +5,14 @@ with its code and nothing changed.  Real SQLite files and PostgreSQL databases.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from fastapi.testclient import TestClient
 
-from pg_helpers import database_of_kind
 from test_accounts import rows
 from test_ratings_games import play_to_the_end
 from test_server import receive_until, ws_hello
-from tikal.server import create_app
-from tikal.server.limits import LimitSettings, Rate
 from tikal.server.rematch import model
-
-GENEROUS = LimitSettings(lobby=Rate(6000, 1000), create=Rate(6000, 1000))
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def db(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[str]:
-    yield from database_of_kind(request.param, tmp_path)
-
-
-@pytest.fixture
-def client(db: str) -> Iterator[TestClient]:
-    with TestClient(create_app(db, bot_delay=0.0, limit_settings=GENEROUS)) as c:
-        yield c
 
 
 def new_game(client: TestClient, seats: list[dict[str, Any]], **extra: Any) -> dict[str, Any]:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass
 
 from starlette.requests import HTTPConnection
@@ -37,3 +38,13 @@ def services(conn: HTTPConnection) -> Services:
 def client_of(conn: HTTPConnection) -> str:
     """The client's address, the key of its rate limits and game caps."""
     return conn.client.host if conn.client else "?"
+
+
+async def seats_asking(conn: HTTPConnection, game_id: str, token: str | None,
+                       kind: str = "move") -> tuple[int, ...]:
+    """The seats of ``game_id`` that ``token`` holds, the request counted against the
+    client's ``kind`` rate first (a change to a game is limited as moves are)."""
+    svc = services(conn)
+    svc.limits.check(client_of(conn), kind)
+    session = await asyncio.to_thread(svc.manager.get, game_id)
+    return session.seats_for(token)

@@ -4,14 +4,13 @@ seat's token as moves are); the time-out hand-over needs no request
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from fastapi import APIRouter, Header, Request
 from pydantic import BaseModel, Field
 from starlette.requests import HTTPConnection
 
-from ..deps import client_of, services
+from ..deps import seats_asking
 from ..openapi import errors
 from ..session import Session
 from .service import Clocks
@@ -33,13 +32,6 @@ def answer(session: Session) -> dict[str, Any]:
             "standins": {str(seat): level for seat, level in session.standins().items()}}
 
 
-async def seats_of(request: Request, game_id: str, token: str | None) -> tuple[int, ...]:
-    svc = services(request)
-    svc.limits.check(client_of(request), "move")
-    session = await asyncio.to_thread(svc.manager.get, game_id)
-    return session.seats_for(token)
-
-
 @router.post("/games/{game_id}/away", responses=errors(400, 403, 404, 408, 409, 413, 422,
                                                          429, 503))
 async def away(request: Request, game_id: str, body: SeatIn,
@@ -47,7 +39,7 @@ async def away(request: Request, game_id: str, body: SeatIn,
                ) -> dict[str, Any]:
     """A bot (the time control's stand-in level, else medium) plays the token's seats
     until their player comes back (409 ``already_away``, ``game_over``)."""
-    seats = await seats_of(request, game_id, body.token or x_tikal_token)
+    seats = await seats_asking(request, game_id, body.token or x_tikal_token)
     return answer(await clocks_of(request).away(game_id, seats))
 
 
@@ -59,5 +51,5 @@ async def back(request: Request, game_id: str, body: SeatIn,
     """The token's seats that a stand-in plays are their player's again (409
     ``not_away``); a real-time seat has at least a little time to move
     (docs/web.md, Time controls)."""
-    seats = await seats_of(request, game_id, body.token or x_tikal_token)
+    seats = await seats_asking(request, game_id, body.token or x_tikal_token)
     return answer(await clocks_of(request).back(game_id, seats))

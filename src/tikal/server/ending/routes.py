@@ -4,14 +4,13 @@ a seat's token as moves are; the game's connections see ``end_offers`` and
 
 from __future__ import annotations
 
-import asyncio
 from typing import Any
 
 from fastapi import APIRouter, Header, Request
 from pydantic import BaseModel, Field
 from starlette.requests import HTTPConnection
 
-from ..deps import client_of, services
+from ..deps import seats_asking
 from ..openapi import errors
 from ..session import Session
 from .service import Ending
@@ -34,13 +33,6 @@ def answer(session: Session) -> dict[str, Any]:
             "ended_early": session.ended_early, "winners": session.winners}
 
 
-async def seats_of(request: Request, game_id: str, token: str | None) -> tuple[int, ...]:
-    svc = services(request)
-    svc.limits.check(client_of(request), "move")
-    session = await asyncio.to_thread(svc.manager.get, game_id)
-    return session.seats_for(token)
-
-
 @router.post("/games/{game_id}/end", responses=ERRORS)
 async def offer_end(request: Request, game_id: str, body: EndIn,
                     x_tikal_token: str | None = Header(None, description="a seat's token")
@@ -48,7 +40,7 @@ async def offer_end(request: Request, game_id: str, body: EndIn,
     """Offer to end the game now with the scores as they stand, or accept the offer;
     when every player has, the game is over (``ended_early``).  Any move withdraws the
     offers (409 ``already_offered``, ``game_over``; 403 ``not_a_player``)."""
-    seats = await seats_of(request, game_id, body.token or x_tikal_token)
+    seats = await seats_asking(request, game_id, body.token or x_tikal_token)
     return answer(await ending_of(request).offer(game_id, seats))
 
 
@@ -57,5 +49,5 @@ async def decline_end(request: Request, game_id: str, body: EndIn,
                       x_tikal_token: str | None = Header(None, description="a seat's token")
                       ) -> dict[str, Any]:
     """Say no to the offer to end the game: the game goes on (409 ``no_end_offer``)."""
-    seats = await seats_of(request, game_id, body.token or x_tikal_token)
+    seats = await seats_asking(request, game_id, body.token or x_tikal_token)
     return answer(await ending_of(request).decline(game_id, seats))
