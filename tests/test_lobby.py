@@ -462,12 +462,13 @@ def test_a_table_with_a_time_control_starts_a_timed_game(db: str, client: TestCl
         "rules": "demo", "players": 2, "name": "Ana", "clock": "sundial"})
     assert refused(bad, 422, "bad_table")["field"] == "clock"
     assert rows(db, "SELECT COUNT(*) FROM lobby_tables") == [(0,)]
-    table = open_table(client, ana, rules="demo", players=2, clock="rapid")
+    table = open_table(client, ana, rules="demo", players=2, clock="rapid", fill="easy")
     assert client.get("/api/lobby").json()["tables"][0]["clock"] == "rapid"
     client.post(f"/api/lobby/tables/{table['id']}/join", headers=ben, json={"name": "Ben"})
     started = client.post(f"/api/lobby/tables/{table['id']}/start", headers=ana).json()
     game = client.get(f"/api/games/{started['game']}").json()
     assert game["clock"]["control"]["preset"] == "rapid" and game["clock"]["running"] == 0
+    assert game["clock"]["control"]["standin"] == "easy"  # the table's bot level
 
 
 def test_quick_match_pairs_only_players_asking_for_the_same_time_control(

@@ -195,6 +195,14 @@ def game_seats(table: Table) -> list[dict[str, Any]]:
             for n in range(table.spec.players)]
 
 
+def game_clock(table: Table) -> dict[str, str] | None:
+    """The time control of the game a table starts: its preset, the stand-in bots (for a
+    seat whose time runs out) of the level that fills its free seats."""
+    if table.spec.clock is None:
+        return None
+    return {"preset": table.spec.clock, "standin": table.spec.fill}
+
+
 def table_json(table: Table) -> dict[str, Any]:
     """A table as every lobby client sees it (no player id, no token)."""
     by_seat = {s.seat: s for s in table.seats}

@@ -27,6 +27,7 @@ from .model import (
     Player,
     Spec,
     Table,
+    game_clock,
     game_seats,
     refused,
     settings,
@@ -154,7 +155,7 @@ class Lobby:
         try:
             session, links = await self._db(self.manager.create, table.spec.rules,
                                             game_seats(table), table.spec.options,
-                                            False, None, table.spec.clock)
+                                            False, None, game_clock(table))
         except BaseException:
             self.keeper.released(client, False)
             await self._db(self.store.unclaim, table_id, self.clock())
