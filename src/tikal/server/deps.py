@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 from dataclasses import dataclass
 
+from pydantic import BaseModel, Field
 from starlette.requests import HTTPConnection
 
 from .bots import Hints
@@ -14,6 +15,12 @@ from .limits import Limits
 from .manager import Manager
 from .replay import Replays
 from .store import Storage
+
+
+class TokenIn(BaseModel):
+    """A request body that carries only the seat's token (or send ``X-Tikal-Token``)."""
+
+    token: str | None = Field(None, max_length=64, description="or send X-Tikal-Token")
 
 
 @dataclass(frozen=True)

@@ -357,6 +357,21 @@ class Manager:
         await asyncio.shield(asyncio.ensure_future(self._commit(session, after, entry, notify)))
         return session
 
+    async def note(self, session: Session, kind: str, seat: int,
+                   level: str | None = None) -> Session:
+        """A log entry about a seat that leaves the game as it is (a stand-in taking it or
+        giving it back, an offer to end: :mod:`.clock`, :mod:`.ending`), through the same
+        path as a move, for the state as it is now: ``409 stale`` if a move or another
+        process's entry came first, or the game is over meanwhile."""
+        state = session.state
+
+        def prepare(s: Session) -> tuple[Game, LogEntry]:
+            if s.state != state or s.over:
+                raise stored_first(s.state)
+            return s.prepare_seat(kind, seat, level)
+
+        return await self.change(session, state, prepare)
+
     async def _session(self, game_id: str) -> Session:
         """The game in memory, else loaded in a thread (reading and replaying its log)."""
         with self._lock:

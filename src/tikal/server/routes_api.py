@@ -17,7 +17,7 @@ from .accounts.routes import signed_in
 from .bots import PACES, bot_names, hint_bot_name
 from .chat.model import settings as chat_settings
 from .clock.model import settings as clock_settings
-from .deps import client_of, services
+from .deps import TokenIn, client_of, services
 from .errors import ServerError
 from .i18n import request_language
 from .limits import MAX_NAME, parse_json
@@ -84,10 +84,6 @@ class ActionIn(BaseModel):
 
 class UndoIn(BaseModel):
     state: Integer = Field(..., ge=0, le=MAX_JSON_INT)
-    token: str | None = Field(None, max_length=64)
-
-
-class TokenIn(BaseModel):
     token: str | None = Field(None, max_length=64)
 
 

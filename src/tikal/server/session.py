@@ -138,6 +138,11 @@ class Session:
     def names(self) -> list[str]:
         return [seat.name for seat in self.record.seats]
 
+    @property
+    def human_seats(self) -> tuple[int, ...]:
+        """The seats people play (a stand-in plays one for a while; a bot seat is none)."""
+        return tuple(n for n, seat in enumerate(self.record.seats) if seat.kind == "human")
+
     def actors(self) -> list[int]:
         """The seat that played each step of the game after the setup, in order."""
         return [entry.seat for entry in effective_entries(self.log[1:])]

@@ -71,10 +71,15 @@ def checked(text: Any, phrase: Any) -> tuple[str | None, str | None]:
         raise refused("bad_chat", "empty", field="text")
     if len(cleaned) > limit:
         raise refused("bad_chat", "too_long", field="text", limit=limit, length=len(cleaned))
-    if any(ch in MARKUP or unicodedata.category(ch).startswith("C") for ch in text
-           if ch not in ALLOWED_CONTROLS):
+    if not plain(text):
         raise refused("bad_chat", "markup", field="text")
     return cleaned, None
+
+
+def plain(text: str) -> bool:
+    """No markup and no control or format character (but :data:`ALLOWED_CONTROLS`)."""
+    return not any(ch in MARKUP or unicodedata.category(ch).startswith("C") for ch in text
+                   if ch not in ALLOWED_CONTROLS)
 
 
 def spectator_name(name: Any) -> str:
@@ -83,8 +88,7 @@ def spectator_name(name: Any) -> str:
     if not isinstance(name, str) or not " ".join(name.split()):
         raise refused("bad_chat", "spectator_name", field="name")
     cleaned = " ".join(name.split())
-    if len(cleaned) > settings()["name_length"] or any(
-            ch in MARKUP or unicodedata.category(ch).startswith("C") for ch in cleaned):
+    if len(cleaned) > settings()["name_length"] or not plain(cleaned):
         raise refused("bad_chat", "spectator_name", field="name")
     return cleaned
 

@@ -58,10 +58,8 @@ class Chat:
     def creator(self, game_id: str, seats: Sequence[int]) -> None:
         """The token's seats hold the game's first human seat (its creator's), else 403
         ``not_creator``."""
-        session = self.manager.get(game_id)
-        first = next((n for n, s in enumerate(session.record.seats) if s.kind == "human"),
-                     None)
-        if first is None or first not in seats:
+        humans = self.manager.get(game_id).human_seats
+        if not humans or humans[0] not in seats:
             raise refused("not_creator", "not_creator", 403)
 
     async def let_spectators_write(self, game_id: str, seats: Sequence[int],

@@ -32,7 +32,6 @@ TURN = "turn"
 #: Log entry kinds of a seat handed to a bot and given back (no change to the game).
 STANDIN = "standin"
 BACK = "back"
-SEAT_KINDS = (STANDIN, BACK)
 
 
 @functools.cache

@@ -7,19 +7,14 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Header, Request
-from pydantic import BaseModel, Field
 from starlette.requests import HTTPConnection
 
-from ..deps import seats_asking
+from ..deps import TokenIn, seats_asking
 from ..openapi import errors
 from ..session import Session
 from .service import Clocks
 
 router = APIRouter(prefix="/api", tags=["games"])
-
-
-class SeatIn(BaseModel):
-    token: str | None = Field(None, max_length=64, description="or send X-Tikal-Token")
 
 
 def clocks_of(conn: HTTPConnection) -> Clocks:
@@ -34,7 +29,7 @@ def answer(session: Session) -> dict[str, Any]:
 
 @router.post("/games/{game_id}/away", responses=errors(400, 403, 404, 408, 409, 413, 422,
                                                          429, 503))
-async def away(request: Request, game_id: str, body: SeatIn,
+async def away(request: Request, game_id: str, body: TokenIn,
                x_tikal_token: str | None = Header(None, description="a seat's token")
                ) -> dict[str, Any]:
     """A bot (the time control's stand-in level, else medium) plays the token's seats
@@ -45,7 +40,7 @@ async def away(request: Request, game_id: str, body: SeatIn,
 
 @router.post("/games/{game_id}/back", responses=errors(400, 403, 404, 408, 409, 413, 422,
                                                          429, 503))
-async def back(request: Request, game_id: str, body: SeatIn,
+async def back(request: Request, game_id: str, body: TokenIn,
                x_tikal_token: str | None = Header(None, description="a seat's token")
                ) -> dict[str, Any]:
     """The token's seats that a stand-in plays are their player's again (409

@@ -16,12 +16,10 @@ import logging
 import time
 from collections.abc import Callable
 
-from ...game import Game
 from ...messages import Message
 from ..errors import ServerError
 from ..manager import Manager
-from ..session import Session, stored_first
-from ..store import LogEntry
+from ..session import Session
 from .model import BACK, STANDIN, settings
 
 log = logging.getLogger("tikal.server")
@@ -94,22 +92,15 @@ class Clocks:
 
     @staticmethod
     def _own(session: Session, seats: tuple[int, ...]) -> list[int]:
-        mine = [seat for seat in seats if session.record.seats[seat].kind == "human"]
+        mine = [seat for seat in seats if seat in session.human_seats]
         if not mine:
             raise ServerError("forbidden", Message("server.spectator"), 403)
         return mine
 
     async def _change(self, session: Session, kind: str, seat: int, level: str | None,
                       strict: bool = False) -> None:
-        state = session.state
-
-        def prepare(s: Session) -> tuple[Game, LogEntry]:
-            if s.state != state:
-                raise stored_first(s.state)
-            return s.prepare_seat(kind, seat, level)
-
         try:
-            await self.manager.change(session, state, prepare)
+            await self.manager.note(session, kind, seat, level)
         except ServerError as refused:
             if strict or refused.code != "stale":
                 raise

@@ -16,7 +16,6 @@ from ..store import LogEntry
 OFFER = "end_offer"
 DECLINE = "end_decline"
 ENDED = "ended"
-KINDS = (OFFER, DECLINE, ENDED)
 #: Entries after which earlier offers no longer stand (the position changed, or a no).
 CLEARS = ("action", "undo", DECLINE)
 

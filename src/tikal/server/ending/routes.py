@@ -7,20 +7,15 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Header, Request
-from pydantic import BaseModel, Field
 from starlette.requests import HTTPConnection
 
-from ..deps import seats_asking
+from ..deps import TokenIn, seats_asking
 from ..openapi import errors
 from ..session import Session
 from .service import Ending
 
 router = APIRouter(prefix="/api", tags=["games"])
 ERRORS = errors(400, 403, 404, 408, 409, 413, 422, 429, 503)
-
-
-class EndIn(BaseModel):
-    token: str | None = Field(None, max_length=64, description="or send X-Tikal-Token")
 
 
 def ending_of(conn: HTTPConnection) -> Ending:
@@ -34,7 +29,7 @@ def answer(session: Session) -> dict[str, Any]:
 
 
 @router.post("/games/{game_id}/end", responses=ERRORS)
-async def offer_end(request: Request, game_id: str, body: EndIn,
+async def offer_end(request: Request, game_id: str, body: TokenIn,
                     x_tikal_token: str | None = Header(None, description="a seat's token")
                     ) -> dict[str, Any]:
     """Offer to end the game now with the scores as they stand, or accept the offer;
@@ -45,7 +40,7 @@ async def offer_end(request: Request, game_id: str, body: EndIn,
 
 
 @router.post("/games/{game_id}/end/decline", responses=ERRORS)
-async def decline_end(request: Request, game_id: str, body: EndIn,
+async def decline_end(request: Request, game_id: str, body: TokenIn,
                       x_tikal_token: str | None = Header(None, description="a seat's token")
                       ) -> dict[str, Any]:
     """Say no to the offer to end the game: the game goes on (409 ``no_end_offer``)."""

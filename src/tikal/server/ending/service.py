@@ -6,22 +6,15 @@ from __future__ import annotations
 
 import asyncio
 
-from ...game import Game
 from ...messages import Message
 from ..errors import ServerError
 from ..manager import Manager
-from ..session import Session, stored_first
-from ..store import LogEntry
+from ..session import Session
 from .model import DECLINE, ENDED, OFFER
 
 
 def refused(code: str, key: str, session: Session, status: int = 409) -> ServerError:
     return ServerError(code, Message(key), status, state=session.state)
-
-
-def players(session: Session) -> list[int]:
-    """The seats that have a say: every human seat (a bot's seat has none)."""
-    return [n for n, seat in enumerate(session.record.seats) if seat.kind == "human"]
 
 
 class Ending:
@@ -32,14 +25,14 @@ class Ending:
         """The token's seats offer (or accept the offer) to end the game now; the last
         player's yes ends it."""
         session = await self._open(game_id, seats)
-        mine = [n for n in seats if n in players(session)]
+        mine = [n for n in seats if n in session.human_seats]
         todo = [n for n in mine if n not in session.end_offers()]
         if not todo:
             raise refused("already_offered", "server.ending.already_offered", session)
         for seat in todo:
-            await self._append(session, OFFER, seat)
-        if set(players(session)) <= set(session.end_offers()):
-            await self._append(session, ENDED, todo[-1])
+            await self.manager.note(session, OFFER, seat)
+        if set(session.human_seats) <= set(session.end_offers()):
+            await self.manager.note(session, ENDED, todo[-1])
         return session
 
     async def decline(self, game_id: str, seats: tuple[int, ...]) -> Session:
@@ -47,25 +40,15 @@ class Ending:
         session = await self._open(game_id, seats)
         if not session.end_offers():
             raise refused("no_end_offer", "server.ending.no_offer", session)
-        await self._append(session, DECLINE, seats[0])
+        await self.manager.note(session, DECLINE, seats[0])
         return session
 
     async def _open(self, game_id: str, seats: tuple[int, ...]) -> Session:
         session = await asyncio.to_thread(self.manager.get, game_id)
-        if not [n for n in seats if n in players(session)]:
+        if not [n for n in seats if n in session.human_seats]:
             raise refused("not_a_player", "server.ending.not_a_player", session, 403)
         if session.over:
             raise refused("game_over", "server.clock.over", session)
-        if len(players(session)) < 2:  # against bots only: leaving is the way out
+        if len(session.human_seats) < 2:  # against bots only: leaving is the way out
             raise refused("end_needs_players", "server.ending.needs_players", session)
         return session
-
-    async def _append(self, session: Session, kind: str, seat: int) -> None:
-        state = session.state
-
-        def prepare(s: Session) -> tuple[Game, LogEntry]:
-            if s.state != state or s.over:
-                raise stored_first(s.state)
-            return s.prepare_seat(kind, seat)
-
-        await self.manager.change(session, state, prepare)

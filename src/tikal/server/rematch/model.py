@@ -38,11 +38,6 @@ class Offer:
     tokens: dict[int, str] = field(default_factory=dict)
 
 
-def players_of(seats: list[dict[str, Any]]) -> frozenset[int]:
-    """The seats that must agree: the human ones."""
-    return frozenset(n for n, seat in enumerate(seats) if seat["kind"] == "human")
-
-
 def rotated(seats: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """The new game's seats: old seat ``i`` at ``(i + 1) mod n``."""
     return [seats[(n - 1) % len(seats)] for n in range(len(seats))]

@@ -6,20 +6,15 @@ from __future__ import annotations
 from typing import Any
 
 from fastapi import APIRouter, Header, Request
-from pydantic import BaseModel, Field
 from starlette.requests import HTTPConnection
 
-from ..deps import client_of, services
+from ..deps import TokenIn, client_of, services
 from ..openapi import errors
 from .service import Rematch
 
 router = APIRouter(prefix="/api", tags=["rematch"])
 CHANGE_ERRORS = errors(400, 403, 404, 408, 409, 413, 422, 429, 503)
 Token = Header(None, max_length=64, description="a seat's token")
-
-
-class TokenIn(BaseModel):
-    token: str | None = Field(None, max_length=64, description="or send X-Tikal-Token")
 
 
 def rematch_of(conn: HTTPConnection) -> Rematch:

@@ -19,7 +19,7 @@ from ..keeper import Keeper
 from ..manager import Manager
 from ..rating.service import Ratings
 from ..session import Session
-from .model import HOTSEAT, Offer, check_asker, new_seat, offer_json, players_of, rotated
+from .model import HOTSEAT, Offer, check_asker, new_seat, offer_json, rotated
 from .store import RematchStore
 
 
@@ -38,7 +38,7 @@ class Rematch:
                                                               frozenset[int]]:
         session = self.manager.get(game_id)
         seats = session.seats_for(token)
-        humans = players_of([s.to_json() for s in session.record.seats])
+        humans = frozenset(session.human_seats)
         check_asker(session.over, seats, humans)
         return session, tuple(s for s in seats if s in humans), humans
 
@@ -47,7 +47,7 @@ class Rematch:
         their new token)."""
         session = await asyncio.to_thread(self.manager.get, game_id)
         seats = session.seats_for(token)
-        humans = players_of([s.to_json() for s in session.record.seats])
+        humans = frozenset(session.human_seats)
         offer = await asyncio.to_thread(self.store.get, game_id)
         return dict(offer_json(offer, seats, humans))
 
@@ -121,5 +121,5 @@ class Rematch:
             return
         offer = self.store.get(game_id)
         session = self.manager.get(game_id)
-        humans = players_of([s.to_json() for s in session.record.seats])
+        humans = frozenset(session.human_seats)
         self.loop.call_soon_threadsafe(self.publish, game_id, offer, humans)
