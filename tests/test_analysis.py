@@ -135,7 +135,8 @@ def test_analysis_is_deterministic_and_spreads_over_processes(record: dict[str, 
 
 
 def test_a_game_is_judged_with_the_weights_the_bots_play_at_its_player_count() -> None:
-    """A three-player game is judged with the three-player set, not the two-player one."""
+    """A three-player game is judged with the three-player set, not the two-player one (its
+    plans; with the hand-made evaluation its chances too)."""
     game = Game.new("standard", 3, seed=8)
     bots = [make_bot("greedy", seed=s, players=3) for s in range(3)]
     while len(game.history) < 40:
@@ -143,13 +144,14 @@ def test_a_game_is_judged_with_the_weights_the_bots_play_at_its_player_count() -
         game.apply(bots[seat].choose(game.view(seat)))
     record = {**game.record(), "scoring": None, "result": None}
     chosen = decisions(record)[-2:]
-    default = [review(record, d, budget=2, seed=1) for d in chosen]
-    assert default == [review(record, d, budget=2, seed=1, weights=THREE_PLAYER_WEIGHTS)
-                       for d in chosen]
-    two_player = [review(record, d, budget=2, seed=1, weights=DEFAULT_WEIGHTS) for d in chosen]
+    default = [review(record, d, budget=2, seed=1, evaluation="hand_made") for d in chosen]
+    assert default == [review(record, d, budget=2, seed=1, weights=THREE_PLAYER_WEIGHTS,
+                              evaluation="hand_made") for d in chosen]
+    two_player = [review(record, d, budget=2, seed=1, weights=DEFAULT_WEIGHTS,
+                         evaluation="hand_made") for d in chosen]
     assert [(r.position_chance, r.margin) for r in default] != [
         (r.position_chance, r.margin) for r in two_player]
-    whole = analyze(record, budget=2, seed=1)[-2:]  # the command and the web job's path
+    whole = analyze(record, budget=2, seed=1, evaluation="hand_made")[-2:]  # the command's path
     assert [r.position_chance for r in whole] == [r.position_chance for r in default]
 
 

@@ -26,7 +26,7 @@ TINY_MCTS: dict[str, Any] = {"iterations": 3, "seconds": None, "candidates": 3, 
 
 def tiny(name: str, seed: int) -> Any:
     """A bot by name, with the smallest search budget (tests must stay quick)."""
-    if name in ("mcts", "hard"):
+    if name in ("mcts", "hard", "expert"):
         return make_bot(name, seed=seed, **TINY_MCTS)
     return make_bot(name, seed=seed)
 
@@ -52,7 +52,9 @@ def test_make_bot_knows_every_name_and_rejects_others() -> None:
     assert isinstance(make_bot("greedy", 1), GreedyBot)
     assert isinstance(make_bot("medium", 1), GreedyBot)
     assert isinstance(make_bot("hard", 1), MCTSBot)
-    assert set(PRESETS) == {"easy", "medium", "hard"}
+    assert set(PRESETS) == {"easy", "medium", "hard", "expert"}
+    expert = make_bot("expert", 1)
+    assert isinstance(expert, MCTSBot) and expert.value is not None  # the learned value
     with pytest.raises(ValueError, match="unknown bot"):
         make_bot("grandmaster", 1)
     with pytest.raises(ValueError, match="budget"):
@@ -180,7 +182,7 @@ def test_mcts_never_plays_an_illegal_action(rules: str, players: int, seed: int)
 
 
 def test_many_short_games_of_every_level_stay_legal() -> None:
-    names = ["random", "greedy", "mcts", "easy", "medium", "hard"]
+    names = ["random", "greedy", "mcts", "easy", "medium", "hard", "expert"]
     for seed in range(12):
         game = Game.new("demo", 2, seed=100 + seed)
         pair = [names[seed % len(names)], names[(seed * 5 + 1) % len(names)]]

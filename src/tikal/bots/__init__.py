@@ -29,6 +29,7 @@ from ..view import View
 from .evaluate import weights_for
 from .greedy import GreedyBot, PlanningBot
 from .mcts import MCTSBot
+from .value import packaged_model
 
 
 class Bot(Protocol):
@@ -51,7 +52,7 @@ class RandomBot:
 
 
 #: Every name :func:`make_bot` accepts: levels first, then presets.
-BOT_NAMES: tuple[str, ...] = ("random", "greedy", "mcts", "easy", "medium", "hard")
+BOT_NAMES: tuple[str, ...] = ("random", "greedy", "mcts", "easy", "medium", "hard", "expert")
 
 #: Levels whose bots take evaluation weights.
 WEIGHTED_LEVELS = frozenset({"greedy", "mcts"})
@@ -61,6 +62,7 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
     "easy": ("greedy", {"beam": 1, "placements": 2, "noise": 0.3}),
     "medium": ("greedy", {}),
     "hard": ("mcts", {"seconds": 1.8}),
+    "expert": ("mcts", {"seconds": 1.8, "value": "learned", "tail": 0}),
 }
 
 
@@ -86,6 +88,8 @@ def make_bot(
     if name in PRESETS:
         level, preset = PRESETS[name]
     options = {**preset, **settings}
+    if options.get("value") == "learned":
+        options["value"] = packaged_model()
     if level in WEIGHTED_LEVELS and players is not None:
         options.setdefault("weights", weights_for(players))
     if level == "random":

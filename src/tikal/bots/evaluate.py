@@ -291,12 +291,17 @@ class Evaluator:
 
     def objective(self, values: list[float], player: int) -> float:
         """What ``player`` maximises: own value minus the opponents' (best and mean)."""
-        mine = values[player]
-        others = [v for q, v in enumerate(values) if q != player]
-        if len(others) == 1:
-            return mine - others[0]
-        wmax = self.weights.opponents_max
-        return mine - wmax * max(others) - (1 - wmax) * sum(others) / len(others)
+        return objective(values, player, self.weights.opponents_max)
+
+
+def objective(values: list[float], player: int, opponents_max: float) -> float:
+    """Own value minus the opponents': the best one weighted ``opponents_max``, the
+    mean the rest (two players: the other's)."""
+    mine = values[player]
+    others = [v for q, v in enumerate(values) if q != player]
+    if len(others) == 1:
+        return mine - others[0]
+    return mine - opponents_max * max(others) - (1 - opponents_max) * sum(others) / len(others)
 
 
 def _scored_cells(game: GameState) -> list[int]:

@@ -12,7 +12,15 @@ import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 
-from ..bots.analysis import THRESHOLDS, Review, analyze, save_plot, shown_percents, summary
+from ..bots.analysis import (
+    EVALUATIONS,
+    THRESHOLDS,
+    Review,
+    analyze,
+    save_plot,
+    shown_percents,
+    summary,
+)
 from ..bots.evaluate import PACKAGED_WEIGHTS
 from ..errors import RecordError
 from ..game import Game
@@ -41,6 +49,9 @@ def analyze_command(
     weights: Annotated[str | None, typer.Option(
         help=f"Evaluation weights: a packaged set ({', '.join(PACKAGED_WEIGHTS)}) or a "
              "weights file; default: the set for the game's player count.")] = None,
+    evaluation: Annotated[str, typer.Option(
+        help=f"What scores positions: {', '.join(EVALUATIONS)} (the learned value model, "
+             "or the weights' hand-made evaluation).")] = "learned",
     lang: LangOption = None,
 ) -> None:
     """Review every decision of a game from the player's view at that moment: each
@@ -50,14 +61,19 @@ def analyze_command(
     names = _names(data, language)
     if seat is not None and not 0 <= seat < len(names):
         raise fail(say("analyze.seat", language, last=str(len(names) - 1)), language)
+    if evaluation not in EVALUATIONS:
+        raise typer.BadParameter(say("choose", language, choices=", ".join(EVALUATIONS)),
+                                 param_hint="--evaluation")
     chosen = weights_option(weights, "--weights") if weights is not None else None
-    reviews = _run(data, budget=budget, seed=seed, seat=seat, jobs=jobs, weights=chosen)
+    reviews = _run(data, budget=budget, seed=seed, seat=seat, jobs=jobs, weights=chosen,
+                   evaluation=evaluation)
     out = wide_console()
     out.print(_table(reviews, names, language))
     out.print(_summary_table(reviews, names, language))
     if json_out is not None:
         report = {"record": str(record), "budget": budget, "seed": seed,
                   "weights": weights or f"default ({len(names)} players)",
+                  "evaluation": evaluation,
                   "thresholds": dict(THRESHOLDS), "summary": summary(reviews, len(names)),
                   "reviews": [r.to_json() for r in reviews]}
         json_out.write_text(json.dumps(report, indent=1), encoding="utf-8")

@@ -29,6 +29,7 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "strength": ("strength",),
     "analyze": ("analyze",),
     "tune": ("tune",),
+    "learn": ("learn",),
     "web": ("serve",),
     "db": ("db",),
     "ratings": ("ratings",),

@@ -111,7 +111,7 @@ class TerminalGame:
         others = [s for s in range(players) if s != seat]
         base = 0 if seed is None else seed
         for s, name in zip(others, names, strict=True):
-            seconds = bot_seconds if name in ("mcts", "hard") else None
+            seconds = bot_seconds if name in ("mcts", "hard", "expert") else None
             self.bots[s] = make_bot(name, seed=base * 10 + s, players=players, seconds=seconds)
             self.bot_names[s] = name
         self.console = console or Console()

@@ -1,0 +1,371 @@
+"""Learning the value model (:mod:`.value`) from self-play: data, then training.
+
+**Data** (:func:`generate`): self-play games of the greedy bots at several strengths
+(``medium``, ``easy``, greedy with the hand-set or another player count's weights),
+every rule set and player count in :data:`MIX`.  After every turn (and at the start)
+each player's feature row is recorded (public information only, [HIDDEN-1]); when the
+game ends, every row gets its player's final margin over the players' mean and its
+share of the win.  Games are seeded by their index, so the data are the same on any
+executor and for any number of jobs.
+
+**Training** (:func:`train`): regression on the game results, not TD(λ).  Self-play
+games are cheap here (a greedy game takes about half a second), so Monte Carlo
+targets are plentiful and unbiased, and a regression needs no bootstrapping from the
+model's own estimates, which TD would (and TD's lower variance matters most when
+games are long and few).  The rows are standardized; a linear model is fitted in
+closed form (ridge) as the baseline, then the network (that linear model plus one
+hidden ``tanh`` layer's correction, started from the ridge fit) with Adam on the
+squared error.  Games, not positions, are split into training and held
+out (a game's positions are strongly correlated).  The win chances' temperature is
+fitted on the training positions by the lowest log loss, and the held-out log loss
+and Brier score are reported next to the hand-made evaluation's (the analysis's
+soft chance, 2.5 points per round ahead plus 2.5) and the uniform guess, per player
+count.
+
+Needs numpy (``pip install 'tikal[learn]'``); playing with the model does not.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Final
+
+from ..actions import END_TURN
+from ..game import Game
+from . import make_bot
+from .arena import Executor, SerialExecutor
+from .evaluate import load_weights
+from .features import NAMES, rows_of
+from .value import ROUNDS_AHEAD, ValueModel
+
+if TYPE_CHECKING:
+    import numpy as np
+
+#: Rule sets and player counts of the self-play games, with their shares.
+MIX: Final = (
+    ("standard", 2, 0.30), ("standard", 3, 0.15), ("standard", 4, 0.20),
+    ("auction", 2, 0.06), ("auction", 3, 0.06), ("auction", 4, 0.08), ("demo", 2, 0.15),
+)
+
+#: The bots that play the self-play seats (drawn per seat with these shares): the
+#: medium level, the easy one, and greedy with weights tuned for another setting.
+SEAT_BOTS: Final = (("medium", 0.5), ("easy", 0.25), ("greedy@hand_set", 0.15),
+                    ("greedy@four_players", 0.10))
+
+ESTIMATE = NAMES.index("own.estimate")
+
+
+@dataclass(frozen=True, slots=True)
+class SelfPlayTask:
+    index: int
+    rules: str
+    players: int
+    deal: int
+    seats: tuple[str, ...]
+
+
+def schedule(games: int, seed: int) -> list[SelfPlayTask]:
+    """The games of a data run: setting and line-up drawn from ``(seed, index)``."""
+    tasks = []
+    for g in range(games):
+        rng = random.Random(seed * 1_000_003 + g)
+        rules, players, _ = rng.choices(MIX, weights=[w for *_, w in MIX])[0]
+        seats = tuple(rng.choices([b for b, _ in SEAT_BOTS], weights=[w for _, w in SEAT_BOTS],
+                                  k=players))
+        tasks.append(SelfPlayTask(g, rules, players, seed * 7919 + g, seats))
+    return tasks
+
+
+def _bot(entry: str, seed: int, players: int) -> Any:
+    name, _, weights = entry.partition("@")
+    options: dict[str, Any] = {"weights": load_weights(weights)} if weights else {}
+    return make_bot(name, seed=seed, players=players, **options)
+
+
+def play_selfplay(task: SelfPlayTask) -> dict[str, Any]:
+    """One self-play game: its rows, each player's target and the position each row is of
+    (plain lists, so the result pickles small and needs no numpy)."""
+    game = Game.new(task.rules, players=task.players, seed=task.deal)
+    bots = [_bot(entry, task.deal * 31 + s, task.players) for s, entry in enumerate(task.seats)]
+    positions = [rows_of(game)]
+    while not game.is_over:
+        action = bots[game.current].choose(game.view(game.current))
+        game.apply(action)
+        if action == END_TURN and not game.is_over:
+            positions.append(rows_of(game))
+    scores = game.scores
+    mean = sum(scores) / len(scores)
+    winners = game.winners
+    margins = [s - mean for s in scores]
+    shares = [1 / len(winners) if q in winners else 0.0 for q in range(task.players)]
+    return {"index": task.index, "players": task.players, "rules": task.rules,
+            "rows": [row for rows in positions for row in rows],
+            "margin": margins * len(positions), "win": shares * len(positions),
+            "positions": len(positions)}
+
+
+def generate(games: int, seed: int, executor: Executor | None = None,
+             progress: Callable[[int], None] | None = None) -> dict[str, np.ndarray]:
+    """Self-play data: ``x`` (rows x features), ``margin``, ``win``, ``game`` (index),
+    ``position`` (global index; a position's rows are consecutive, one per player) and
+    ``players``; in game order whatever order the games finished in."""
+    import numpy as np
+
+    results = []
+    for done, result in enumerate((executor or SerialExecutor()).map_unordered(
+            play_selfplay, schedule(games, seed)), 1):
+        results.append(result)
+        if progress is not None:
+            progress(done)
+    results.sort(key=lambda r: r["index"])
+    columns: dict[str, list[Any]] = {k: [] for k in ("x", "margin", "win", "game", "position",
+                                                      "players")}
+    position = 0
+    for r in results:
+        n = r["players"]
+        columns["x"].extend(r["rows"])
+        columns["margin"].extend(r["margin"])
+        columns["win"].extend(r["win"])
+        columns["game"].extend([r["index"]] * len(r["rows"]))
+        columns["players"].extend([n] * len(r["rows"]))
+        for p in range(r["positions"]):
+            columns["position"].extend([position + p] * n)
+        position += r["positions"]
+    return {"x": np.asarray(columns["x"], dtype=np.float64).reshape(-1, len(NAMES)),
+            "margin": np.asarray(columns["margin"], dtype=np.float64),
+            "win": np.asarray(columns["win"], dtype=np.float64),
+            "game": np.asarray(columns["game"], dtype=np.int64),
+            "position": np.asarray(columns["position"], dtype=np.int64),
+            "players": np.asarray(columns["players"], dtype=np.int64)}
+
+
+# ---------------------------------------------------------------- training
+
+
+@dataclass
+class Training:
+    """What :func:`train` found: the model and its report (losses per epoch included)."""
+
+    model: ValueModel
+    report: dict[str, Any]
+
+
+def split_games(games: np.ndarray, held_out: float, seed: int) -> np.ndarray:
+    """A mask of the rows whose game is held out (a share ``held_out`` of the games)."""
+    import numpy as np
+
+    ids = np.unique(games)
+    rng = np.random.default_rng(seed)
+    chosen = rng.permutation(ids)[: max(1, round(len(ids) * held_out))]
+    return np.isin(games, chosen)
+
+
+def train(data: dict[str, np.ndarray], *, hidden: int = 32, epochs: int = 40,
+          seed: int = 0, held_out: float = 0.15, ridge: float = 1.0,
+          progress: Callable[[int, float], None] | None = None) -> Training:
+    """Fit the value model (module docstring); deterministic for ``seed``."""
+    import numpy as np
+
+    x, y = data["x"], data["margin"]
+    test = split_games(data["game"], held_out, seed)
+    mean = x[~test].mean(axis=0)
+    scale = x[~test].std(axis=0)
+    scale[scale < 1e-9] = 1.0
+    z = (x - mean) / scale
+    linear = _ridge(z[~test], y[~test], ridge)
+    linear_loss = float(np.mean((z[test] @ linear[0] + linear[1] - y[test]) ** 2))
+    curves: list[dict[str, float]] = []
+    layers = _fit_network(z[~test], y[~test], z[test], y[test], linear, hidden, epochs, seed,
+                          curves, progress)
+    predicted = _predict(layers, z)
+    temperature = _fit_temperature(predicted[~test], data, ~test)
+    report = {
+        "rows": len(y), "games": len(np.unique(data["game"])),
+        "held_out_games": len(np.unique(data["game"][test])),
+        "hidden": hidden, "epochs": epochs, "seed": seed, "ridge": ridge,
+        "mse": {"constant": float(np.var(y[test])), "linear": linear_loss,
+                "model": float(np.mean((predicted[test] - y[test]) ** 2))},
+        "temperature": list(temperature), "curves": curves,
+        "calibration": calibration(predicted, data, test, temperature),
+    }
+    w1, b1, w2, a, bias = layers
+    model = ValueModel(tuple(mean.tolist()), tuple(scale.tolist()), tuple(a.tolist()),
+                       float(bias), tuple(tuple(r) for r in w1.tolist()), tuple(b1.tolist()),
+                       tuple(w2.tolist()), temperature,
+                       about={"trained": {k: v for k, v in report.items() if k != "curves"}})
+    return Training(model, report)
+
+
+def _ridge(z: np.ndarray, y: np.ndarray, ridge: float) -> tuple[np.ndarray, float]:
+    import numpy as np
+
+    a = np.hstack([z, np.ones((len(z), 1))])
+    penalty = ridge * np.eye(a.shape[1])
+    penalty[-1, -1] = 0.0
+    w = np.linalg.solve(a.T @ a + penalty, a.T @ y)
+    return w[:-1], float(w[-1])
+
+
+def _predict(layers: tuple[Any, ...], z: np.ndarray) -> np.ndarray:
+    import numpy as np
+
+    w1, b1, w2, a, bias = layers
+    out = z @ a + bias
+    if len(w1):
+        out = out + np.tanh(z @ w1.T + b1) @ w2
+    return np.asarray(out)
+
+
+def _fit_network(z: np.ndarray, y: np.ndarray, zt: np.ndarray, yt: np.ndarray,
+                 linear: tuple[np.ndarray, float], hidden: int, epochs: int, seed: int,
+                 curves: list[dict[str, float]],
+                 progress: Callable[[int, float], None] | None) -> tuple[Any, ...]:
+    """The linear model plus one hidden tanh layer, Adam on the squared error, minibatches
+    of 256.  The linear part starts from the ridge fit and the hidden layer's output from
+    almost nothing, so training starts where the linear model ends and the network
+    learns what it misses (from a random start it needed far more passes to catch up)."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    f = z.shape[1]
+    params = [rng.normal(0, 1 / math.sqrt(f), (hidden, f)), np.zeros(hidden),
+              rng.normal(0, 0.01, hidden), linear[0].copy(), np.array(linear[1])]
+    if not hidden:
+        return tuple(params)
+    moments = [np.zeros_like(p) for p in params]
+    squares = [np.zeros_like(p) for p in params]
+    rate, beta1, beta2, step = 1e-3, 0.9, 0.999, 0
+    for epoch in range(1, epochs + 1):
+        order = rng.permutation(len(z))
+        for start in range(0, len(z), 256):
+            batch = order[start:start + 256]
+            grads = _gradients(params, z[batch], y[batch])
+            step += 1
+            for i, g in enumerate(grads):
+                moments[i] = beta1 * moments[i] + (1 - beta1) * g
+                squares[i] = beta2 * squares[i] + (1 - beta2) * g * g
+                m_hat = moments[i] / (1 - beta1 ** step)
+                v_hat = squares[i] / (1 - beta2 ** step)
+                params[i] = params[i] - rate * m_hat / (np.sqrt(v_hat) + 1e-8)
+        layers = tuple(params)
+        train_loss = float(np.mean((_predict(layers, z) - y) ** 2))
+        test_loss = float(np.mean((_predict(layers, zt) - yt) ** 2))
+        curves.append({"epoch": epoch, "train": train_loss, "held_out": test_loss})
+        if progress is not None:
+            progress(epoch, test_loss)
+    return tuple(params)
+
+
+def _gradients(params: list[Any], z: np.ndarray, y: np.ndarray) -> list[Any]:
+    import numpy as np
+
+    w1, b1, w2, a, bias = params
+    h = np.tanh(z @ w1.T + b1)
+    error = (h @ w2 + z @ a + bias) - y
+    d_out = 2 * error / len(y)
+    d_hidden = np.outer(d_out, w2) * (1 - h * h)
+    return [d_hidden.T @ z, d_hidden.sum(axis=0), h.T @ d_out, z.T @ d_out,
+            np.array(d_out.sum())]
+
+
+# ---------------------------------------------------------------- win chances
+
+
+def _positions(data: dict[str, np.ndarray], mask: np.ndarray) -> Iterable[np.ndarray]:
+    """The row indices of every position under ``mask``, by player count."""
+    import numpy as np
+
+    rows = np.flatnonzero(mask)
+    for n in (2, 3, 4):
+        chosen = rows[data["players"][rows] == n]
+        if len(chosen):
+            yield chosen.reshape(-1, n)
+
+
+def _chances(values: np.ndarray, spread: np.ndarray) -> np.ndarray:
+    import numpy as np
+
+    scaled = values / spread[:, None]
+    scaled -= scaled.max(axis=1, keepdims=True)
+    e = np.exp(np.maximum(scaled, -50))
+    return np.asarray(e / e.sum(axis=1, keepdims=True))
+
+
+def _scores(chances: np.ndarray, wins: np.ndarray) -> tuple[float, float]:
+    """Mean log loss and mean Brier score (summed over the players) of ``chances``."""
+    import numpy as np
+
+    log_loss = float(np.mean(-np.sum(wins * np.log(np.clip(chances, 1e-12, 1)), axis=1)))
+    brier = float(np.mean(np.sum((chances - wins) ** 2, axis=1)))
+    return log_loss, brier
+
+
+def _fit_temperature(predicted: np.ndarray, data: dict[str, np.ndarray], mask: np.ndarray
+                     ) -> tuple[float, float]:
+    """The ``(base, per round)`` spread with the lowest log loss over a grid."""
+    import numpy as np
+
+    full = np.zeros(len(data["margin"]))
+    full[mask] = predicted
+    groups = list(_positions(data, mask))
+    best, best_loss = (3.0, 2.5), math.inf
+    for base in (1.0, 2.0, 3.0, 4.0, 6.0, 8.0, 11.0, 15.0):
+        for per_round in (0.0, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0):
+            loss = 0.0
+            for idx in groups:
+                spread = base + per_round * np.max(data["x"][idx, ROUNDS_AHEAD], axis=1)
+                loss += _scores(_chances(full[idx], spread), data["win"][idx])[0] * len(idx)
+            if loss < best_loss:
+                best, best_loss = (base, per_round), loss
+    return best
+
+
+def calibration(predicted: np.ndarray, data: dict[str, np.ndarray], test: np.ndarray,
+                temperature: tuple[float, float]) -> dict[str, dict[str, float]]:
+    """Held-out log loss and Brier score by player count: the model's chances, the
+    hand-made evaluation's (the analysis's soft chance) and the uniform guess."""
+    import numpy as np
+
+    out = {}
+    for idx in _positions(data, test):
+        n = idx.shape[1]
+        rounds = np.max(data["x"][idx, ROUNDS_AHEAD], axis=1)
+        wins = data["win"][idx]
+        model = _scores(_chances(predicted[idx], temperature[0] + temperature[1] * rounds), wins)
+        hand = _scores(_chances(data["x"][idx, ESTIMATE], 2.5 * (1 + rounds)), wins)
+        uniform = _scores(np.full(idx.shape, 1 / n), wins)
+        out[str(n)] = {"positions": len(idx),
+                       "log_loss": model[0], "brier": model[1],
+                       "hand_made_log_loss": hand[0], "hand_made_brier": hand[1],
+                       "uniform_log_loss": uniform[0], "uniform_brier": uniform[1]}
+    return out
+
+
+def save_plot(report: dict[str, Any], path: str) -> None:
+    """Held-out and training loss per epoch, with the linear and constant baselines."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    curves = report["curves"]
+    fig, ax = plt.subplots(figsize=(7, 4))
+    if curves:
+        epochs = [c["epoch"] for c in curves]
+        ax.plot(epochs, [c["held_out"] for c in curves], label="network, held-out games")
+        ax.plot(epochs, [c["train"] for c in curves], label="network, training games",
+                linestyle=":")
+    ax.axhline(report["mse"]["linear"], color="grey", linestyle="--",
+               label="linear (ridge), held-out")
+    ax.axhline(report["mse"]["constant"], color="black", linestyle="-.",
+               label="constant, held-out")
+    ax.set_xlabel("epoch")
+    ax.set_ylabel("mean squared error of the final margin (points²)")
+    ax.set_title("tikal learn: value model loss")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(path, dpi=120)
+    plt.close(fig)

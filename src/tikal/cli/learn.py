@@ -1,0 +1,133 @@
+"""``tikal learn``: the learned evaluation's two steps, self-play data (``learn data``) and
+training (``learn train``); the work is done by :mod:`tikal.bots.learn`."""
+
+from __future__ import annotations
+
+import json
+from importlib import resources
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from ..bots.arena import EXECUTORS, make_executor
+from .common import LangOption, console, decimal, fail, language_of, progress_bar, say
+
+#: Where ``learn train`` writes by default: the package's model (the bots' ``expert``).
+PACKAGED = Path(str(resources.files("tikal").joinpath("data", "value_model.json")))
+
+
+def register(app: typer.Typer) -> None:
+    """Add ``learn data`` and ``learn train`` to ``app``."""
+    learn = typer.Typer(help="Learn the value model from self-play: data, then training.",
+                        no_args_is_help=True)
+    learn.command("data")(data)
+    learn.command("train")(train)
+    app.add_typer(learn, name="learn")
+
+
+def _numpy(language: str) -> None:
+    try:
+        import numpy  # noqa: F401
+    except ImportError:
+        raise fail(say("learn.needs_numpy", language), language) from None
+
+
+def data(
+    games: Annotated[int, typer.Option(min=1, help="Self-play games to play.")] = 2000,
+    seed: Annotated[int, typer.Option(help="Seed of the deals, line-ups and bots.")] = 1,
+    jobs: Annotated[int, typer.Option(min=1, help="Processes to play games in.")] = 1,
+    executor: Annotated[
+        str, typer.Option(help=f"Where games run: {', '.join(EXECUTORS)} (process pool, Ray).")
+    ] = "process",
+    address: Annotated[
+        str | None, typer.Option(help="Ray cluster address (with --executor ray).")] = None,
+    out: Annotated[Path, typer.Option(help="Where to write the data (.npz).")] = Path(
+        "selfplay.npz"),
+    lang: LangOption = None,
+) -> None:
+    """Play self-play games (every rule set and player count, bots of several strengths)
+    and write every position's feature rows with the final results."""
+    language = language_of(lang)
+    _numpy(language)
+    if executor not in EXECUTORS:
+        raise typer.BadParameter(say("choose", language, choices=", ".join(EXECUTORS)),
+                                 param_hint="--executor")
+    import numpy as np
+
+    from ..bots.learn import generate
+
+    shown = console(stderr=True)
+    with progress_bar(shown, title="learn data") as bar:
+        task = bar.add_task("", total=games)
+        found = generate(games, seed, make_executor(jobs, executor, address),
+                         progress=lambda done: bar.update(task, completed=done))
+    with out.open("wb") as file:
+        np.savez_compressed(file, allow_pickle=False, **found)
+    console().print(say("learn.data_done", language, games=games,
+                        rows=len(found["margin"]), positions=int(found["position"][-1]) + 1,
+                        out=str(out)))
+
+
+def train(
+    source: Annotated[Path, typer.Argument(help="Data written by `tikal learn data`.")],
+    out: Annotated[Path, typer.Option(help="Where to write the model (default: the "
+                                           "package's, which the expert bot plays).")] = PACKAGED,
+    hidden: Annotated[int, typer.Option(min=0, help="Hidden units (0: a linear model).")] = 32,
+    epochs: Annotated[int, typer.Option(min=1, help="Passes over the training rows.")] = 40,
+    seed: Annotated[int, typer.Option(help="Seed of the split and the network.")] = 0,
+    held_out: Annotated[float, typer.Option(min=0.01, max=0.9,
+                                            help="Share of the games held out.")] = 0.15,
+    plot: Annotated[Path | None, typer.Option(help="Save the loss per epoch (PNG).")] = None,
+    report: Annotated[Path | None, typer.Option(help="Save the report (JSON).")] = None,
+    lang: LangOption = None,
+) -> None:
+    """Fit the value model on self-play data; print the held-out loss and calibration."""
+    language = language_of(lang)
+    _numpy(language)
+    import numpy as np
+
+    from ..bots.learn import save_plot
+    from ..bots.learn import train as fit
+
+    try:
+        with np.load(source) as archive:
+            found = {key: archive[key] for key in archive.files}
+    except (OSError, ValueError) as exc:
+        raise fail(say("learn.bad_data", language, path=str(source), why=str(exc)),
+                   language) from None
+    shown = console(stderr=True)
+    with progress_bar(shown, title="learn train") as bar:
+        task = bar.add_task("", total=epochs)
+        result = fit(found, hidden=hidden, epochs=epochs, seed=seed, held_out=held_out,
+                     progress=lambda epoch, loss: bar.update(
+                         task, completed=epoch, description=f"held-out {loss:.1f}"))
+    result.model.save(out)
+    if report is not None:
+        report.write_text(json.dumps(result.report, indent=1), encoding="utf-8")
+    if plot is not None:
+        save_plot(result.report, str(plot))
+    console().print(_table(result.report, language))
+    console().print(say("learn.saved", language, out=str(out)))
+
+
+def _table(report: dict[str, object], language: str) -> Table:
+    """Held-out log loss and Brier score per player count, the model's against the
+    hand-made evaluation's and the uniform guess."""
+    mse = report["mse"]
+    assert isinstance(mse, dict)
+    table = Table(title=say("learn.title", language, model=decimal(mse["model"], 1, language),
+                            linear=decimal(mse["linear"], 1, language),
+                            constant=decimal(mse["constant"], 1, language)))
+    for column in ("players", "positions", "log_loss", "hand_log_loss", "uniform_log_loss",
+                   "brier", "hand_brier", "uniform_brier"):
+        table.add_column(say(f"learn.col.{column}", language), justify="right")
+    calibration = report["calibration"]
+    assert isinstance(calibration, dict)
+    for players, row in sorted(calibration.items()):
+        table.add_row(players, str(row["positions"]), *(
+            decimal(row[key], 3, language) for key in (
+                "log_loss", "hand_made_log_loss", "uniform_log_loss", "brier",
+                "hand_made_brier", "uniform_brier")))
+    return table

@@ -1,0 +1,260 @@
+"""The learned evaluation (issue 30): features from the view only, the model file, ``tikal
+learn`` and the expert bot."""
+
+from __future__ import annotations
+
+import io
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from rich.console import Console
+from typer.testing import CliRunner
+
+from random_games import CONFIG_IDS, CONFIGS, finished, perturb_hidden
+from test_bots import play
+from tikal import Game
+from tikal.bots import BOT_NAMES, MCTSBot, make_bot
+from tikal.bots.analysis import analyze, game_at
+from tikal.bots.features import NAMES, rows_of
+from tikal.bots.learn import generate, schedule, split_games, train
+from tikal.bots.value import ValueModel, load_model, packaged_model
+from tikal.cli import app
+from tikal.rl.gym import TikalGymEnv
+from tikal.server.bots import bot_names
+from tikal.terminal.play import TerminalGame
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def tiny_data() -> dict[str, np.ndarray]:
+    """Self-play data of six games (every setting of the mix may appear)."""
+    return generate(6, seed=5)
+
+
+def positions(seed: int, count: int = 6) -> list[Game]:
+    """Positions of random games of every rule set: a few steps in, and finished."""
+    out = []
+    for i, (rules, players) in enumerate(CONFIGS[:count]):
+        out.append(finished(rules, players, seed + i, max_steps=40 + 17 * i))
+    return out
+
+
+# ---------------------------------------------------------------- features: the view only
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(config=st.sampled_from(CONFIGS), seed=st.integers(0, 10_000),
+       steps=st.integers(0, 250))
+def test_features_and_values_read_only_public_information(
+        config: tuple[str, int], seed: int, steps: int) -> None:
+    """[HIDDEN-1] Two games that differ only in hidden parts (stack order, face-down token
+    types) give the same feature rows and the same values, and so does every view."""
+    rules, players = config
+    game = finished(rules, players, seed, max_steps=steps)
+    other = perturb_hidden(game, random.Random(seed))
+    model = packaged_model()
+    rows = rows_of(game)
+    assert len(rows) == players and all(len(r) == len(NAMES) for r in rows)
+    assert rows_of(other) == rows
+    assert rows_of(game.view(seed % players).state) == rows
+    assert model.values(other) == model.values(game)
+    assert model.win_chances(other) == model.win_chances(game)
+
+
+def test_hidden_parts_do_change_the_game_the_features_ignore() -> None:
+    """The property above is not empty: the perturbed copies really differ."""
+    changed = 0
+    for game in positions(3):
+        other = perturb_hidden(game, random.Random(1))
+        changed += (other.stack, other.tokens, other.token_pool) != (
+            game.stack, game.tokens, game.token_pool)
+        assert rows_of(other) == rows_of(game)
+    assert changed >= 4
+
+
+# ---------------------------------------------------------------- the model file
+
+
+def test_a_model_evaluates_identically_after_a_save_and_load_round_trip(
+        tmp_path: Path, tiny_data: dict[str, np.ndarray]) -> None:
+    model = train(tiny_data, hidden=8, epochs=2, seed=1).model
+    path = tmp_path / "model.json"
+    model.save(path)
+    loaded = load_model(path)
+    assert loaded == model
+    for game in positions(7):
+        assert loaded.values(game) == model.values(game)
+        chances = loaded.win_chances(game)
+        assert chances == model.win_chances(game)
+        assert sum(chances) == pytest.approx(1.0)
+
+
+def test_the_packaged_model_loads_and_gives_chances_that_sum_to_one() -> None:
+    model = load_model()
+    assert model.hidden, "the packaged model is the network"
+    for game in positions(11):
+        chances = model.win_chances(game)
+        assert sum(chances) == pytest.approx(1.0) and all(0 <= c <= 1 for c in chances)
+    over = finished("demo", 2, 4)
+    assert over.is_over
+    assert model.win_chances(over) == [1 / len(over.winners) if q in over.winners else 0.0
+                                       for q in range(2)]
+
+
+def test_a_model_file_that_does_not_fit_is_refused_with_the_reason(tmp_path: Path) -> None:
+    data = packaged_model().to_json()
+    wrong = tmp_path / "wrong.json"
+    wrong.write_text(json.dumps({**data, "features": data["features"][:-1]}))
+    with pytest.raises(ValueError, match="other features"):
+        load_model(wrong)
+    missing = tmp_path / "missing.json"
+    missing.write_text(json.dumps({k: v for k, v in data.items() if k != "output"}))
+    with pytest.raises(ValueError, match="output"):
+        load_model(missing)
+    with pytest.raises(ValueError, match="cannot read"):
+        load_model(tmp_path / "nowhere.json")
+
+
+# ---------------------------------------------------------------- training
+
+
+def test_training_recovers_a_known_relation_and_holds_out_whole_games() -> None:
+    """Margins that are a linear function of two features are learned almost exactly by the
+    linear model and well by the network; the split keeps each game on one side."""
+    rng = np.random.default_rng(0)
+    rows, games = 4000, 200
+    x = rng.normal(size=(rows, len(NAMES)))
+    margin = 3.0 * x[:, 0] - 2.0 * x[:, 5] + 1.0
+    data = {"x": x, "margin": margin, "win": (margin > 1).astype(float),
+            "game": np.repeat(np.arange(games), rows // games),
+            "position": np.arange(rows) // 2, "players": np.full(rows, 2)}
+    linear = train(data, hidden=0, seed=2)
+    assert linear.report["mse"]["model"] < 0.01 * linear.report["mse"]["constant"]
+    network = train(data, hidden=8, epochs=30, seed=2)
+    assert network.report["mse"]["model"] < 0.1 * network.report["mse"]["constant"]
+    held = split_games(data["game"], 0.15, seed=2)
+    assert set(data["game"][held]).isdisjoint(set(data["game"][~held]))
+    assert len(set(data["game"][held])) == 30
+
+
+def test_self_play_data_is_the_same_whatever_runs_it(tiny_data: dict[str, np.ndarray]) -> None:
+    from tikal.bots.arena import ProcessExecutor
+
+    again = generate(6, seed=5, executor=ProcessExecutor(2))
+    for key, column in tiny_data.items():
+        assert np.array_equal(column, again[key]), key
+    # one row per player per position; every position's win shares add up to one
+    n = tiny_data["players"]
+    assert len(tiny_data["x"]) == len(tiny_data["margin"]) == len(n)
+    for position in np.unique(tiny_data["position"])[:50]:
+        rows = tiny_data["position"] == position
+        assert rows.sum() == n[rows][0]
+        assert tiny_data["win"][rows].sum() == pytest.approx(1.0)
+        assert tiny_data["margin"][rows].sum() == pytest.approx(0.0)
+    assert {t.rules for t in schedule(60, 1)} == {"standard", "auction", "demo"}
+
+
+def test_tikal_learn_is_deterministic_for_its_seed(tmp_path: Path) -> None:
+    first, second = tmp_path / "a.npz", tmp_path / "b.npz"
+    for out in (first, second):
+        result = runner.invoke(app, ["learn", "data", "--games", "3", "--seed", "4",
+                                     "--out", str(out)])
+        assert result.exit_code == 0, result.output
+        assert "3 games" in result.output
+    with np.load(first) as a, np.load(second) as b:
+        assert a.files == b.files and all(np.array_equal(a[k], b[k]) for k in a.files)
+    models = []
+    for name in ("m1.json", "m2.json"):
+        out = tmp_path / name
+        result = runner.invoke(app, ["learn", "train", str(first), "--out", str(out),
+                                     "--epochs", "3", "--hidden", "4", "--seed", "9",
+                                     "--plot", str(tmp_path / "loss.png"),
+                                     "--report", str(tmp_path / "report.json")])
+        assert result.exit_code == 0, result.output
+        models.append(out.read_text())
+    assert models[0] == models[1]
+    assert (tmp_path / "loss.png").stat().st_size > 1000
+    report = json.loads((tmp_path / "report.json").read_text())
+    assert len(report["curves"]) == 3 and set(report["mse"]) == {"constant", "linear", "model"}
+
+
+def test_tikal_learn_train_names_unreadable_data(tmp_path: Path) -> None:
+    bad = tmp_path / "bad.npz"
+    bad.write_text("not an archive")
+    result = runner.invoke(app, ["learn", "train", str(bad), "--out", str(tmp_path / "m.json")])
+    assert result.exit_code == 1
+    assert "bad.npz" in result.output
+    assert not (tmp_path / "m.json").exists()
+
+
+# ---------------------------------------------------------------- the expert bot
+
+
+@pytest.mark.parametrize(("rules", "players"), CONFIGS, ids=CONFIG_IDS)
+def test_the_expert_never_plays_an_illegal_action(rules: str, players: int) -> None:
+    game = Game.new(rules, players, seed=players * 7 + len(rules))
+    bots = [make_bot("expert", seed=1, players=players, iterations=3, candidates=3, beam=1)]
+    bots += [make_bot("random", seed=p) for p in range(1, players)]
+    play(game, bots)
+    assert game.is_over
+    assert bots[0].simulations > 0  # it searched, with the learned leaves
+
+
+def test_the_expert_is_offered_by_every_front_end(tmp_path: Path) -> None:
+    """Selectable in the web app's level list, the terminal game and the RL opponents."""
+    assert "expert" in BOT_NAMES and "expert" in bot_names()
+    out = io.StringIO()
+    terminal = TerminalGame(rules="demo", players=2, bots=["expert"], seed=2,
+                            console=Console(file=out), read_line=lambda prompt: "1",
+                            record_path=tmp_path / "g.json", bot_seconds=0.05)
+    bot = terminal.bots[1]
+    assert isinstance(bot, MCTSBot) and bot.value is packaged_model() and bot.seconds == 0.05
+    env = TikalGymEnv("demo", 2, seat=0, opponent="expert")
+    env.reset(seed=1)
+    opponent = env.bots[1]
+    assert isinstance(opponent, MCTSBot) and opponent.value is not None
+
+
+def test_learned_leaves_change_what_the_search_prefers() -> None:
+    """The expert's leaf is the model's win chance, not the hand-made soft chance: on the
+    same determinizations the two give different rewards."""
+    game = finished("standard", 2, 12, max_steps=120)
+    me = game.current
+    learned = make_bot("expert", seed=3, players=2, iterations=4)
+    plain = make_bot("hard", seed=3, players=2, iterations=4)
+    assert isinstance(learned, MCTSBot) and isinstance(plain, MCTSBot)
+    plan = learned.planner.plan(game.view(me).state, k=1)[0].actions
+    world = game.view(me).determinize(random.Random(1))
+    a = learned.simulate(world.clone(), plan, me)
+    b = plain.simulate(world.clone(), plan, me)
+    assert 0 <= a <= 1 and 0 <= b <= 1 and a != b
+
+
+def test_analysis_chances_come_from_the_learned_model_unless_asked() -> None:
+    game = Game.new("demo", 2, seed=8)
+    play(game, [make_bot("greedy", seed=1), make_bot("greedy", seed=2)])
+    record = game.record()
+    learned = analyze(record, budget=2, seat=0)
+    hand = analyze(record, budget=2, seat=0, evaluation="hand_made")
+    assert [r.index for r in learned] == [r.index for r in hand]
+    assert [r.position_chance for r in learned] != [r.position_chance for r in hand]
+    first = game_at(record, learned[0].start)
+    assert learned[0].position_chance == pytest.approx(
+        packaged_model().win_chances(first.view(0).state), abs=1e-4)
+    with pytest.raises(ValueError, match="evaluation"):
+        analyze(record, budget=1, seat=0, evaluation="oracle")
+
+
+def test_value_model_rejects_layers_that_do_not_fit() -> None:
+    model = packaged_model()
+    with pytest.raises(ValueError, match="sizes"):
+        ValueModel(model.mean, model.scale, model.linear, model.bias, model.hidden,
+                   model.hidden_bias, model.output[:-1])
+    with pytest.raises(ValueError, match="linear"):
+        ValueModel(model.mean, model.scale, model.linear[:-1], model.bias)
