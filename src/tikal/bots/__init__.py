@@ -2,7 +2,7 @@
 
 Interface (stable; the web app and the arena use only this)::
 
-    bot = make_bot("random", seed=1)        # or "greedy", "mcts", "easy", "medium", "hard"
+    bot = make_bot("random", seed=1)   # or "greedy", "mcts", "easy", "medium", "hard", "expert"
     action = bot.choose(game.view(seat))    # the next action for the player to act
 
 Budgets are keyword arguments: ``make_bot("mcts", seed=1, seconds=2.0, iterations=None)``.
@@ -16,7 +16,9 @@ with a beam search and a hand-made evaluation, see :mod:`tikal.bots.planner`),
 ``mcts`` (determinized MCTS over whole-turn macro-actions, see
 :mod:`tikal.bots.mcts`).  Presets: ``easy`` = a plain greedy (beam 1) that
 sometimes plays its second or third best plan, ``medium`` = greedy,
-``hard`` = mcts with 1.8 s per turn (its default).
+``hard`` = mcts with 1.8 s per turn (its default), ``expert`` = the same search with
+its leaves scored by the learned value model (:mod:`tikal.bots.value`, trained by
+``tikal learn``).
 """
 
 from __future__ import annotations
