@@ -21,6 +21,7 @@ Terms (all per player ``q``; ``R`` = scoring rounds still to come for ``q``):
 
 from __future__ import annotations
 
+import heapq
 import json
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
@@ -30,6 +31,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from ..components import VOLCANO
+from ..state import SUPPLY as SUPPLY_PLACE
 from ..state import GameState, Phase
 
 
@@ -46,6 +48,11 @@ class Weights:
     treasure_reach: float  # share of a token's value for a figure standing next to it
     camp: float  # per camp, times min(future rounds, 2) / 2
     opponents_max: float  # multi-player objective: weight of the best opponent vs the mean
+    #: Temple contests (0 = off): control of a lead held by the player who moves (or just
+    #: moved) is raised by ``safe`` x what it lacks of 1 when no opponent can bring enough
+    #: strength there in one turn to draw level, and cut by ``exposed`` when one can.
+    safe: float = 0.0
+    exposed: float = 0.0
 
     def to_json(self) -> dict[str, Any]:
         data = {f.name: getattr(self, f.name) for f in fields(self)}
@@ -55,10 +62,16 @@ class Weights:
     def from_json(cls, data: dict[str, Any]) -> Weights:
         """Weights from a JSON object; every field is required, unknown ones are refused."""
         names = {f.name for f in fields(cls)}
-        if set(data) != names:
-            raise ValueError(f"weights need exactly {sorted(names)}, got {sorted(data)}")
+        required = {name for name in names if name not in OPTIONAL_WEIGHTS}
+        if not required <= set(data) <= names:
+            raise ValueError(f"weights need {sorted(required)} (optional: "
+                             f"{sorted(OPTIONAL_WEIGHTS)}), got {sorted(data)}")
         control = tuple(float(x) for x in data["control"])
         return cls(control, **{k: float(v) for k, v in data.items() if k != "control"})
+
+
+#: Weights a file may leave out (they default to 0: the term is off).
+OPTIONAL_WEIGHTS: Final = frozenset({"safe", "exposed"})
 
 
 def load_weights(path: str | Path | None = None) -> Weights:
@@ -150,6 +163,11 @@ class Evaluator:
     each: int = 0
     _gains: dict[tuple[tuple[int, ...], int], float] = field(default_factory=dict)
     _points: dict[tuple[int, ...], int] = field(default_factory=dict)  # set points by counts
+    #: The player whose leads the contest terms judge (the one who moves, or who just
+    #: moved), and per unguarded temple the most strength one of the others can have
+    #: there after one turn of theirs (:func:`contests`); empty when the terms are off.
+    mover: int = -1
+    contest: dict[int, int] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         game = self.game
@@ -177,6 +195,10 @@ class Evaluator:
         ]
         self.set_points = game.rules.set_points
         self.each = game.rules.token_points_each
+        if (self.weights.safe or self.weights.exposed) and not game.is_over:
+            self.mover = (game.current if game.phase in (Phase.TURN, Phase.SCORING)
+                          else (game.current - 1) % n)
+            self.contest = contests(game, self.mover)
 
     # ------------------------------------------------------------ terms
 
@@ -257,6 +279,8 @@ class Evaluator:
                 margin = s - (second if s == top else top)
                 i = margin + 3
                 ctrl = 0.0 if i < 0 else table[i if i < last else last]
+                if q == self.mover and margin > 0 and cell in self.contest:
+                    ctrl = self._contested(ctrl, s, self.contest[cell])
                 if q == self.exact:
                     now = 1.0 if margin > 0 else 0.0
                     out[q] = level * (now + ctrl * self.weights.later * (self.rounds[q] - 1))
@@ -277,6 +301,14 @@ class Evaluator:
                     out[q] = min(f, k) * w.treasure_reach * gain
             return out
         return None
+
+    def _contested(self, ctrl: float, strength: int, reach: int) -> float:
+        """A lead's control given the most strength another player can bring there in one
+        turn: safer when nobody can draw level, weaker when somebody can."""
+        w = self.weights
+        if strength > reach:
+            return ctrl + w.safe * (1.0 - ctrl)
+        return ctrl * (1.0 - w.exposed)
 
     def values(self, game: GameState) -> list[float]:
         """The estimated final score of every player."""
@@ -308,3 +340,72 @@ def _scored_cells(game: GameState) -> list[int]:
     cells = list(game.levels)
     cells.extend(c for c, t in game.tokens.items() if t)
     return cells
+
+
+def contests(game: GameState, mover: int) -> dict[int, int]:
+    """Per unguarded temple, the most strength any player but ``mover`` can have there
+    after one turn of theirs (:func:`reach_strengths`)."""
+    return {cell: max(s for o, s in enumerate(found) if o != mover)
+            for cell, found in reach_strengths(game).items()}
+
+
+def reach_strengths(game: GameState) -> dict[int, list[int]]:
+    """Per unguarded temple, every player's strength there after one turn of theirs: what
+    stands there now plus what their action points bring (walks over the stones
+    [MOVE-1], figures put in at the basecamp or their camps [PLACE-1]; secret paths left
+    out), the cheapest strength first.  Public information only."""
+    budget = game.rules.action_points
+    place = game.rules.costs.get("put", 1)
+    out: dict[int, list[int]] = {}
+    for cell in game.levels:
+        if cell in game.guards or cell not in game.tiles:
+            continue
+        dist = _distances_to(game, cell, budget)
+        out[cell] = [game.strength(q, cell) + _brought(game, q, cell, dist, budget, place)
+                     for q in range(game.players)]
+    return out
+
+
+def _distances_to(game: GameState, target: int, limit: int) -> dict[int, int]:
+    """AP to walk from every tile within ``limit`` to ``target`` (edges cost the same both
+    ways)."""
+    dist = {target: 0}
+    heap = [(0, target)]
+    exits = game.exits
+    while heap:
+        d, c = heapq.heappop(heap)
+        if d > dist[c]:
+            continue
+        for ex in exits.get(c, ()):
+            nd = d + ex.cost
+            if nd <= limit and nd < dist.get(ex.dst, limit + 1):
+                dist[ex.dst] = nd
+                heapq.heappush(heap, (nd, ex.dst))
+    return dist
+
+
+def _brought(game: GameState, o: int, cell: int, dist: dict[int, int], budget: int,
+             place: int) -> int:
+    """Strength ``o`` can add on ``cell`` with ``budget`` action points."""
+    offers: list[tuple[float, int, int]] = []  # (AP per strength, AP, strength)
+    for c, count in game.workers[o].items():
+        d = dist.get(c)
+        if c != cell and d is not None:
+            offers.extend([(float(d), d, 1)] * min(count, budget))
+    lead = game.leader[o]
+    if lead >= 0 and lead != cell and lead in dist:
+        offers.append((dist[lead] / 3, dist[lead], 3))
+    entries = [dist[e] for e in (game.rules.basecamp, *game.own_camps(o)) if e in dist]
+    if entries:
+        cost = min(entries) + place
+        if game.supply[o]:
+            offers.extend([(float(cost), cost, 1)] * min(game.supply[o], budget))
+        if lead == SUPPLY_PLACE:
+            offers.append((cost / 3, cost, 3))
+    offers.sort()
+    left, added = budget, 0
+    for _, cost, strength in offers:
+        if cost <= left:
+            left -= cost
+            added += strength
+    return added
