@@ -9,7 +9,7 @@ from typer.testing import CliRunner
 
 from tikal.bots.arena import make_executor
 from tikal.bots.evaluate import DEFAULT_WEIGHTS, HAND_SET_WEIGHTS, load_weights
-from tikal.bots.tuning import TUNED, Setup, from_vector, match, to_vector, tune
+from tikal.bots.tuning import CONTESTS, TUNED, Setup, from_vector, match, to_vector, tune
 from tikal.cli import app
 
 DEMO = Setup(rules="demo", players=2, level="greedy")
@@ -20,6 +20,21 @@ def test_vectors_map_to_weights_within_their_box() -> None:
     wild = from_vector([-5.0] * len(TUNED))
     assert to_vector(wild) == [low for low, _ in TUNED.values()]
     assert wild.control == DEFAULT_WEIGHTS.control  # the control table is not tuned
+
+
+def test_the_contests_space_tunes_the_new_terms_and_the_control_of_small_leads() -> None:
+    assert from_vector(to_vector(DEFAULT_WEIGHTS, CONTESTS), DEFAULT_WEIGHTS,
+                       CONTESTS) == DEFAULT_WEIGHTS
+    vector = [high for _, high in CONTESTS.values()]
+    top = from_vector([v + 1 for v in vector], DEFAULT_WEIGHTS, CONTESTS)  # clipped
+    assert (top.safe, top.exposed) == (CONTESTS["safe"][1], CONTESTS["exposed"][1])
+    assert top.control[3:7] == tuple(CONTESTS[f"control[{i}]"][1] for i in range(3, 7))
+    assert top.control[:3] == DEFAULT_WEIGHTS.control[:3]  # trailing: not searched
+    assert top.control[7:] == DEFAULT_WEIGHTS.control[7:]
+    run = tune(DEMO, generations=1, population=3, deals=1, seed=5, space=CONTESTS)
+    for (low, high), value in zip(CONTESTS.values(), to_vector(run.best, CONTESTS),
+                                  strict=True):
+        assert low <= value <= high
 
 
 def test_a_match_plays_every_deal_from_every_seat_and_is_repeatable() -> None:
@@ -96,6 +111,13 @@ def test_the_command_writes_weights_the_bots_can_load(tmp_path: Path) -> None:
     tuned = load_weights(out)  # the bots load it like data/weights.json
     assert to_vector(tuned) == [report["weights"][name] for name in TUNED]
     assert png.read_bytes()[:4] == b"\x89PNG"
+    wider = CliRunner().invoke(app, [
+        "tune", "--rules", "demo", "--generations", "1", "--population", "2", "--deals", "1",
+        "--held-out", "0", "--out", str(out), "--space", "contests"])
+    assert wider.exit_code == 0, wider.output
+    assert json.loads(out.read_text())["tuning"]["space"] == "contests"
+    unknown = CliRunner().invoke(app, ["tune", "--space", "everything", "--out", str(out)])
+    assert unknown.exit_code == 2 and "--space" in unknown.output
 
 
 def test_a_match_gives_the_same_totals_on_every_executor() -> None:

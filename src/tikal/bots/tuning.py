@@ -35,20 +35,61 @@ TUNED: dict[str, tuple[float, float]] = {
     "camp": (0.0, 5.0),
     "opponents_max": (0.0, 1.0),
 }
+#: The wider search (``tikal tune --space contests``): the scalars in larger boxes (the
+#: first run ended near the edge of two), the temple-contest terms (``safe``,
+#: ``exposed``) and the soft control of a tie and of leads by 1-3 (``control[i]`` is
+#: entry ``i`` of the table, margin ``i - 3``).
+CONTESTS: dict[str, tuple[float, float]] = {
+    "later": (0.0, 1.5),
+    "worker_on_board": (0.0, 3.0),
+    "leader_on_board": (0.0, 12.0),
+    "guard_slot": (0.0, 10.0),
+    "treasure_reach": (0.0, 1.0),
+    "camp": (0.0, 5.0),
+    "opponents_max": (0.0, 1.0),
+    "safe": (0.0, 1.0),
+    "exposed": (0.0, 1.0),
+    "control[3]": (0.0, 0.5),
+    "control[4]": (0.2, 1.0),
+    "control[5]": (0.3, 1.0),
+    "control[6]": (0.4, 1.0),
+}
+
+#: The searches ``tikal tune --space`` offers.
+SPACES: dict[str, dict[str, tuple[float, float]]] = {"scalars": TUNED, "contests": CONTESTS}
+
 #: Weight of the mean score margin (points) next to the win share in the fitness.
 MARGIN_WEIGHT = 0.002
 
 
-def to_vector(weights: Weights) -> list[float]:
-    return [float(getattr(weights, name)) for name in TUNED]
+def to_vector(weights: Weights, space: dict[str, tuple[float, float]] = TUNED) -> list[float]:
+    return [_read(weights, name) for name in space]
 
 
-def from_vector(vector: Sequence[float], base: Weights = DEFAULT_WEIGHTS) -> Weights:
+def from_vector(vector: Sequence[float], base: Weights = DEFAULT_WEIGHTS,
+                space: dict[str, tuple[float, float]] = TUNED) -> Weights:
     """``base`` with the tuned weights taken from ``vector`` (clipped to their box)."""
     data = base.to_json()
-    for (name, (low, high)), value in zip(TUNED.items(), vector, strict=True):
-        data[name] = min(high, max(low, float(value)))
+    control = list(base.control)
+    for (name, (low, high)), value in zip(space.items(), vector, strict=True):
+        clipped = min(high, max(low, float(value)))
+        if name.startswith("control["):
+            control[_entry(name)] = clipped
+        else:
+            data[name] = clipped
+    data["control"] = control
     return Weights.from_json(data)
+
+
+def _entry(name: str) -> int:
+    """The index in ``control[i]``."""
+    return int(name[len("control["):-1])
+
+
+def _read(weights: Weights, name: str) -> float:
+    if name.startswith("control["):
+        return float(weights.control[_entry(name)])
+    return float(getattr(weights, name))
 
 
 @dataclass(frozen=True)
@@ -151,21 +192,24 @@ def tune(
     sigma: float = 0.3, executor: Executor | None = None,
     progress: Callable[[int, float], None] | None = None,
     against: Sequence[Weights] = (DEFAULT_WEIGHTS,),
+    space: dict[str, tuple[float, float]] = TUNED,
 ) -> TuningRun:
-    """CMA-ES over :data:`TUNED`, each candidate judged by :func:`match` on the training
-    deals against the current weights: ``against``, one field or several (each deal is
-    played against every one); the first is the starting point.  Tuning against the
+    """CMA-ES over ``space`` (:data:`TUNED` or :data:`CONTESTS`), each candidate judged by
+    :func:`match` on the training deals against the current weights: ``against``, one
+    field or several (each deal is played against every one); the first is the starting
+    point.  Tuning against the
     result of the last run as well as the field before moves toward a set that does well
     in both, rather than a best reply to one.
     ``progress(generation, best_fitness)``."""
     import cma
 
     start = against[0]
-    x0 = to_vector(start)
-    scale = [high - low for low, high in TUNED.values()]
+    x0 = [min(high, max(low, x)) for x, (low, high) in zip(to_vector(start, space),
+                                                           space.values(), strict=True)]
+    scale = [high - low for low, high in space.values()]
     options = {
         "seed": seed + 1, "popsize": population, "verbose": -9,
-        "bounds": [[low for low, _ in TUNED.values()], [high for _, high in TUNED.values()]],
+        "bounds": [[low for low, _ in space.values()], [high for _, high in space.values()]],
         "CMA_stds": scale,
     }
     strategy = cma.CMAEvolutionStrategy(x0, sigma, options)
@@ -173,13 +217,13 @@ def tune(
     for generation in range(1, generations + 1):
         vectors = strategy.ask()
         fitness = [
-            match(setup, from_vector(v, start), against, deals, seed, executor).fitness
+            match(setup, from_vector(v, start, space), against, deals, seed, executor).fitness
             for v in vectors
         ]
         strategy.tell(vectors, [-f for f in fitness])
         best = max(range(len(fitness)), key=lambda i: fitness[i])
         if fitness[best] > run.best_fitness:
-            run.best, run.best_fitness = from_vector(vectors[best], start), fitness[best]
+            run.best, run.best_fitness = from_vector(vectors[best], start, space), fitness[best]
         run.history.append({
             "generation": generation, "best": round(max(fitness), 4),
             "mean": round(sum(fitness) / len(fitness), 4), "overall": round(run.best_fitness, 4),

@@ -13,7 +13,7 @@ from rich.table import Table
 
 from ..bots.arena import EXECUTORS, Executor, make_executor
 from ..bots.evaluate import PACKAGED_WEIGHTS, Weights
-from ..bots.tuning import MatchResult, Setup, TuningRun, match, save_plot, tune
+from ..bots.tuning import SPACES, MatchResult, Setup, TuningRun, match, save_plot, tune
 from .common import (
     LangOption,
     check_players,
@@ -58,6 +58,9 @@ def tune_weights(
         help=f"Weights to play against: {', '.join(PACKAGED_WEIGHTS)} or a weights file; "
              "several, comma-separated, are fields each deal is played against (the run "
              "starts from the first).")] = "two_players",
+    space: Annotated[str, typer.Option(
+        help="What is tuned: scalars (the scalar weights) or contests (the scalars, the "
+             "temple-contest terms and the control of ties and small leads).")] = "scalars",
     lang: LangOption = None,
 ) -> None:
     """Tune the evaluation weights by self-play against the current ones (CMA-ES, seeded),
@@ -67,6 +70,9 @@ def tune_weights(
         raise typer.BadParameter(say("choose", language, choices=", ".join(LEVELS)),
                                  param_hint="--level")
     setup = Setup(rules, check_players(rules, players, language), level, iterations)
+    if space not in SPACES:
+        raise typer.BadParameter(say("choose", language, choices=", ".join(SPACES)),
+                                 param_hint="--space")
     if executor not in EXECUTORS:
         raise typer.BadParameter(say("choose", language, choices=", ".join(EXECUTORS)),
                                  param_hint="--executor")
@@ -76,12 +82,13 @@ def tune_weights(
                                  param_hint="--against")
     fields = [weights_option(name, "--against") for name in names]
     runner = make_executor(jobs, executor, address)
-    run = _search(setup, generations, population, deals, seed, runner, fields)
+    run = _search(setup, generations, population, deals, seed, runner, fields, space)
     tests = [match(setup, run.best, field, held_out, seed + 10_000, runner) for field in fields
              ] if held_out else []
     report = {
         "setup": setup.__dict__, "generations": generations, "population": population,
-        "deals": deals, "seed": seed, "against": names, "history": run.history,
+        "deals": deals, "seed": seed, "against": names, "space": space,
+        "history": run.history,
         "fitness": run.best_fitness,
         "held_out": _result_json(tests[0]) if tests else None,
         "held_out_by_field": {name: _result_json(t) for name, t in zip(names, tests, strict=False)},
@@ -94,7 +101,7 @@ def tune_weights(
 
 
 def _search(setup: Setup, generations: int, population: int, deals: int, seed: int,
-            executor: Executor, against: list[Weights]) -> TuningRun:
+            executor: Executor, against: list[Weights], space: str) -> TuningRun:
     columns = (TextColumn("tuning"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TextColumn("best fitness {task.fields[best]}"))
     with Progress(*columns, console=console(stderr=True), transient=True) as bar:
@@ -104,7 +111,8 @@ def _search(setup: Setup, generations: int, population: int, deals: int, seed: i
             bar.update(task, completed=generation, best=f"{best:.3f}")
 
         return tune(setup, generations=generations, population=population, deals=deals,
-                    seed=seed, executor=executor, progress=step, against=against)
+                    seed=seed, executor=executor, progress=step, against=against,
+                    space=SPACES[space])
 
 
 def _result_json(result: MatchResult) -> dict[str, object]:
