@@ -20,6 +20,7 @@ from test_bots import play
 from tikal import Game
 from tikal.bots import BOT_NAMES, MCTSBot, make_bot
 from tikal.bots.analysis import analyze, game_at
+from tikal.bots.evaluate import EXPERT_WEIGHTS
 from tikal.bots.features import NAMES, rows_of
 from tikal.bots.learn import generate, schedule, split_games, train
 from tikal.bots.value import ValueModel, load_model, packaged_model
@@ -203,7 +204,7 @@ def test_the_expert_never_plays_an_illegal_action(rules: str, players: int) -> N
     bots += [make_bot("random", seed=p) for p in range(1, players)]
     play(game, bots)
     assert game.is_over
-    assert bots[0].simulations > 0  # it searched, with the learned leaves
+    assert bots[0].simulations > 0  # it searched
 
 
 def test_the_expert_is_offered_by_every_front_end(tmp_path: Path) -> None:
@@ -214,19 +215,19 @@ def test_the_expert_is_offered_by_every_front_end(tmp_path: Path) -> None:
                             console=Console(file=out), read_line=lambda prompt: "1",
                             record_path=tmp_path / "g.json", bot_seconds=0.05)
     bot = terminal.bots[1]
-    assert isinstance(bot, MCTSBot) and bot.value is packaged_model() and bot.seconds == 0.05
+    assert isinstance(bot, MCTSBot) and bot.weights == EXPERT_WEIGHTS and bot.seconds == 0.05
     env = TikalGymEnv("demo", 2, seat=0, opponent="expert")
     env.reset(seed=1)
     opponent = env.bots[1]
-    assert isinstance(opponent, MCTSBot) and opponent.value is not None
+    assert isinstance(opponent, MCTSBot) and opponent.weights == EXPERT_WEIGHTS
 
 
 def test_learned_leaves_change_what_the_search_prefers() -> None:
-    """The expert's leaf is the model's win chance, not the hand-made soft chance: on the
-    same determinizations the two give different rewards."""
+    """With ``value="learned"`` the leaf is the model's win chance, not the hand-made soft
+    chance: on the same determinizations the two give different rewards."""
     game = finished("standard", 2, 12, max_steps=120)
     me = game.current
-    learned = make_bot("expert", seed=3, players=2, iterations=4)
+    learned = make_bot("hard", seed=3, players=2, iterations=4, value="learned")
     plain = make_bot("hard", seed=3, players=2, iterations=4)
     assert isinstance(learned, MCTSBot) and isinstance(plain, MCTSBot)
     plan = learned.planner.plan(game.view(me).state, k=1)[0].actions

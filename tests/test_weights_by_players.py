@@ -9,9 +9,12 @@ from tikal.bots import make_bot
 from tikal.bots.arena import parse_bots
 from tikal.bots.evaluate import (
     DEFAULT_WEIGHTS,
+    EXPERT_BY_PLAYERS,
+    EXPERT_WEIGHTS,
     FOUR_PLAYER_WEIGHTS,
     HAND_SET_WEIGHTS,
     THREE_PLAYER_WEIGHTS,
+    expert_weights_for,
     load_weights,
     weights_for,
 )
@@ -35,6 +38,20 @@ def test_three_and_four_players_have_their_own_packaged_weights() -> None:
 def test_make_bot_picks_the_weights_for_the_player_count(level: str, players: int) -> None:
     bot = make_bot(level, seed=1, players=players)
     assert bot.planner.weights == weights_for(players)  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("players", [None, 2, 3, 4])
+def test_the_expert_plays_its_own_sets_where_one_was_tuned(players: int | None) -> None:
+    """The expert's weights come from its own sets (tuned over the temple contests), by
+    player count; a count without one plays that count's usual set."""
+    bot = make_bot("expert", seed=1, players=players, iterations=2)
+    assert isinstance(bot, MCTSBot)
+    expected = EXPERT_BY_PLAYERS.get(players or 2) or weights_for(players)
+    assert bot.weights == bot.planner.weights == expected == expert_weights_for(players)
+    assert load_weights("expert") == EXPERT_WEIGHTS == expert_weights_for(2)
+    assert EXPERT_WEIGHTS != DEFAULT_WEIGHTS and (EXPERT_WEIGHTS.safe or EXPERT_WEIGHTS.exposed)
+    told = make_bot("expert", seed=1, players=players, iterations=2, weights=HAND_SET_WEIGHTS)
+    assert told.planner.weights == HAND_SET_WEIGHTS  # type: ignore[attr-defined]
 
 
 def test_named_weights_win_over_the_player_count() -> None:
@@ -78,7 +95,7 @@ def test_the_search_models_opponents_with_every_packaged_set() -> None:
     assert bot.model is not None
     weights = [planner.weights for planner in bot.model.planners]
     assert weights == [FOUR_PLAYER_WEIGHTS, DEFAULT_WEIGHTS, THREE_PLAYER_WEIGHTS,
-                       HAND_SET_WEIGHTS]
+                       HAND_SET_WEIGHTS, *EXPERT_BY_PLAYERS.values()]
 
 
 def test_every_front_end_builds_its_bots_for_the_game() -> None:

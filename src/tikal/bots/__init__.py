@@ -17,8 +17,11 @@ with a beam search and a hand-made evaluation, see :mod:`tikal.bots.planner`),
 :mod:`tikal.bots.mcts`).  Presets: ``easy`` = a plain greedy (beam 1) that
 sometimes plays its second or third best plan, ``medium`` = greedy,
 ``hard`` = mcts with 1.8 s per turn (its default), ``expert`` = the same search with
-its leaves scored by the learned value model (:mod:`tikal.bots.value`, trained by
-``tikal learn``).
+the expert level's evaluation (:func:`~tikal.bots.evaluate.expert_weights_for`: weights
+tuned by self-play over the temple contests and the control of small leads).  The
+learned value model (:mod:`tikal.bots.value`, ``tikal learn``) can score a search's
+leaves instead (``make_bot("mcts", value="learned")``); it judges the analysis's win
+chances.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from typing import Any, Protocol
 
 from ..actions import Action
 from ..view import View
-from .evaluate import weights_for
+from .evaluate import expert_weights_for, weights_for
 from .greedy import GreedyBot, PlanningBot
 from .mcts import MCTSBot
 from .value import packaged_model
@@ -59,12 +62,15 @@ BOT_NAMES: tuple[str, ...] = ("random", "greedy", "mcts", "easy", "medium", "har
 #: Levels whose bots take evaluation weights.
 WEIGHTED_LEVELS = frozenset({"greedy", "mcts"})
 
+#: A preset's ``weights`` that stands for the expert level's sets, picked by player count.
+EXPERT = "expert"
+
 #: What each preset means (name -> level and settings).
 PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
     "easy": ("greedy", {"beam": 1, "placements": 2, "noise": 0.3}),
     "medium": ("greedy", {}),
     "hard": ("mcts", {"seconds": 1.8}),
-    "expert": ("mcts", {"seconds": 1.8, "value": "learned", "tail": 0}),
+    "expert": ("mcts", {"seconds": 1.8, "weights": EXPERT}),
 }
 
 
@@ -92,6 +98,8 @@ def make_bot(
     options = {**preset, **settings}
     if options.get("value") == "learned":
         options["value"] = packaged_model()
+    if options.get("weights") == EXPERT:
+        options["weights"] = expert_weights_for(players)
     if level in WEIGHTED_LEVELS and players is not None:
         options.setdefault("weights", weights_for(players))
     if level == "random":
