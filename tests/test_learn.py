@@ -18,6 +18,7 @@ from typer.testing import CliRunner
 from random_games import CONFIG_IDS, CONFIGS, finished, perturb_hidden
 from test_bots import play
 from tikal import Game
+from tikal.actions import END_TURN
 from tikal.bots import BOT_NAMES, MCTSBot, make_bot
 from tikal.bots.analysis import analyze, game_at
 from tikal.bots.evaluate import EXPERT_WEIGHTS
@@ -192,6 +193,81 @@ def test_tikal_learn_train_names_unreadable_data(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert "bad.npz" in result.output
     assert not (tmp_path / "m.json").exists()
+
+
+# ---------------------------------------------------------------- games played elsewhere
+
+
+def recorded_games(tmp_path: Path, count: int = 3) -> list[dict[str, object]]:
+    """Finished random games of the demo and of two standard settings, as records on disk
+    (as ``tikal arena --records`` keeps them)."""
+    records = []
+    for i, (rules, players) in enumerate([("demo", 2), ("standard", 2), ("standard", 3)][:count]):
+        game = finished(rules, players, 40 + i)
+        assert game.is_over
+        record = {**game.record(), "bots": ["random"] * players}
+        (tmp_path / f"game-{i:04d}.json").write_text(json.dumps(record))
+        records.append(record)
+    return records
+
+
+def test_recorded_games_are_judged_position_by_position(tmp_path: Path) -> None:
+    from tikal.bots.learn import calibrate_records, record_positions
+
+    records = recorded_games(tmp_path)
+    positions, shares = record_positions(records[0])
+    game = Game.from_record(records[0])
+    turns = sum(1 for a in game.history if a == END_TURN)
+    assert len(positions) == turns  # the start, then after every turn but the last
+    assert sum(shares) == pytest.approx(1.0)
+    assert positions[0] == rows_of(Game.new("demo", 2, seed=game.seed))
+    found = calibrate_records(records, packaged_model())
+    assert set(found) == {"2", "3"} and found["2"]["games"] == 2
+    assert found["3"]["uniform_log_loss"] == pytest.approx(np.log(3))
+    assert all(0 < row["log_loss"] < 10 and 0 <= row["brier"] <= 2 for row in found.values())
+
+
+def test_tikal_learn_calibrate_reads_a_folder_of_records(tmp_path: Path) -> None:
+    recorded_games(tmp_path, count=2)
+    out = tmp_path / "calibration.json"
+    result = runner.invoke(app, ["learn", "calibrate", str(tmp_path), "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "2 recorded games" in result.output
+    assert set(json.loads(out.read_text())) == {"2"}
+    (tmp_path / "game-0009.json").write_text("{not json")
+    bad = runner.invoke(app, ["learn", "calibrate", str(tmp_path)])
+    assert bad.exit_code == 1 and "game-0009.json" in bad.output
+    empty = tmp_path / "none"
+    empty.mkdir()
+    nothing = runner.invoke(app, ["learn", "calibrate", str(empty)])
+    assert nothing.exit_code == 1 and "none" in nothing.output
+
+
+# ---------------------------------------------------------------- features
+
+
+def test_volcano_odds_follow_the_letters_left_in_the_stack() -> None:
+    """The chance that the next tile is a volcano, the draws expected before one and who
+    draws it, from the public make-up of the stack ([SETUP-1], [SCORE-1])."""
+    from tikal.bots.features import volcano_odds
+    from tikal.components import VOLCANO
+
+    game = Game.new("standard", 2, seed=3)
+    tile = game.rules.tile
+    top_letter = tile(game.stack[-1]).letter
+    group = [t for t in game.stack if tile(t).letter == top_letter]
+    volcanoes = sum(tile(t).kind == VOLCANO for t in group)
+    chance, draws, drawer = volcano_odds(game)
+    if volcanoes:
+        assert chance == pytest.approx(volcanoes / len(group))
+    else:
+        assert chance == 0.0 and draws >= len(group)
+    assert sum(drawer) == pytest.approx(1.0) and 0 <= draws <= len(game.stack)
+    game.stack = [t for t in game.stack if tile(t).kind != VOLCANO]
+    assert volcano_odds(game) == (0.0, float(len(game.stack)), [0.0, 0.0])
+    auction = Game.new("auction", 3, seed=1)
+    shown = any(tile(t).kind == VOLCANO for t in auction.display)
+    assert volcano_odds(auction)[0] == float(shown)
 
 
 # ---------------------------------------------------------------- the expert bot

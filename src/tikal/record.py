@@ -8,6 +8,7 @@ Replaying checks every entry and names the first bad one by index.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any, TypeVar
 
 from .actions import Action, LogStep, log_steps, parse_action
@@ -113,6 +114,15 @@ def _new_game(record: dict[str, Any], cls: type[S]) -> S:
 def replay_record(record: Any, cls: type[S]) -> S:
     """Replay a record exactly as a game of class ``cls``; raises :class:`RecordError` at
     the first bad entry."""
+    *_, game = replay_steps(record, cls)
+    _check_outcome(game, record)
+    return game
+
+
+def replay_steps(record: Any, cls: type[S]) -> Iterator[S]:
+    """The game of a record as it replays: once set up, then after every logged action
+    (one game object, advanced between the yields).  Raises :class:`RecordError` at the
+    first bad entry; the outcome is not checked (:func:`replay_record` does)."""
     if not isinstance(record, dict) or record.get("format") != FORMAT:
         raise RecordError(-1, Message("record.not_format", {"format": FORMAT}), field="format")
     actions = _parse_log(record.get("log"))
@@ -122,12 +132,12 @@ def replay_record(record: Any, cls: type[S]) -> S:
         game.start(chance=steps[0].chance)
     except ChanceError as exc:
         raise RecordError(exc.offset, exc.message) from None
+    yield game
     index = len(steps[0].chance)
     for step in steps[1:]:
         _replay_step(game, step, index)
         index += 1 + len(step.chance)
-    _check_outcome(game, record)
-    return game
+        yield game
 
 
 def _replay_step(game: GameState, step: LogStep, index: int) -> None:

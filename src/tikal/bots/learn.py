@@ -1,9 +1,9 @@
 """Learning the value model (:mod:`.value`) from self-play: data, then training.
 
 **Data** (:func:`generate`): self-play games of the greedy bots at several strengths
-(``medium``, ``easy``, greedy with the hand-set or another player count's weights),
-every rule set and player count in :data:`MIX`.  After every turn (and at the start)
-each player's feature row is recorded (public information only, [HIDDEN-1]); when the
+(``medium``, ``easy``, greedy with the expert level's, the hand-set or another player
+count's weights), every rule set and player count in :data:`MIX`.  After every turn (and
+at the start) each player's feature row is recorded (public information only, [HIDDEN-1]); when the
 game ends, every row gets its player's final margin over the players' mean and its
 share of the win.  Games are seeded by their index, so the data are the same on any
 executor and for any number of jobs.
@@ -51,9 +51,10 @@ MIX: Final = (
 )
 
 #: The bots that play the self-play seats (drawn per seat with these shares): the
-#: medium level, the easy one, and greedy with weights tuned for another setting.
-SEAT_BOTS: Final = (("medium", 0.5), ("easy", 0.25), ("greedy@hand_set", 0.15),
-                    ("greedy@four_players", 0.10))
+#: medium level, the easy one, greedy with the expert level's weights (a stronger
+#: style), and greedy with weights tuned for another setting.
+SEAT_BOTS: Final = (("medium", 0.45), ("easy", 0.2), ("greedy@expert", 0.15),
+                    ("greedy@hand_set", 0.1), ("greedy@four_players", 0.1))
 
 ESTIMATE = NAMES.index("own.estimate")
 
@@ -369,3 +370,61 @@ def save_plot(report: dict[str, Any], path: str) -> None:
     fig.tight_layout()
     fig.savefig(path, dpi=120)
     plt.close(fig)
+
+
+# ---------------------------------------------------------------- games played elsewhere
+
+
+def record_positions(record: dict[str, Any]) -> tuple[list[list[list[float]]], list[float]]:
+    """A recorded game's positions as :func:`play_selfplay` sees them (at the start and
+    after every turn but the last; every player's feature row), and each player's share
+    of the win.  Raises :class:`~tikal.errors.RecordError` on a bad record."""
+    from ..record import replay_steps
+
+    positions: list[list[list[float]]] = []
+    game, seen = None, 0
+    for game in replay_steps(record, Game):
+        added = game.history[seen:]  # the step's action and the chance it drew
+        seen = len(game.history)
+        if not positions or (END_TURN in added and not game.is_over):
+            positions.append(rows_of(game))
+    assert game is not None
+    winners = game.winners if game.is_over else []
+    shares = [1 / len(winners) if q in winners else 0.0 for q in range(game.players)]
+    return positions, shares
+
+
+def calibrate_records(records: Iterable[dict[str, Any]], model: ValueModel
+                      ) -> dict[str, dict[str, float]]:
+    """How well the win chances predicted the winners of finished recorded games, by player
+    count: the model's, the hand-made evaluation's (the analysis's soft chance before the
+    model) and the uniform guess, as mean log loss and Brier score over the positions
+    (unfinished games are left out)."""
+    import numpy as np
+
+    by_count: dict[int, tuple[list[list[float]], list[list[float]], list[list[float]]]] = {}
+    games: dict[int, int] = {}
+    for record in records:
+        positions, shares = record_positions(record)
+        if not sum(shares):
+            continue
+        n = len(shares)
+        learned, hand, wins = by_count.setdefault(n, ([], [], []))
+        games[n] = games.get(n, 0) + 1
+        for rows in positions:
+            learned.append(model.chances_of_rows(rows))
+            rounds = max(row[ROUNDS_AHEAD] for row in rows)
+            hand.append(_chances(np.asarray([[row[ESTIMATE] for row in rows]]),
+                                 np.asarray([2.5 * (1 + rounds)]))[0].tolist())
+            wins.append(shares)
+    out = {}
+    for n, (learned, hand, wins) in sorted(by_count.items()):
+        won = np.asarray(wins)
+        model_scores = _scores(np.asarray(learned), won)
+        hand_scores = _scores(np.asarray(hand), won)
+        uniform = _scores(np.full(won.shape, 1 / n), won)
+        out[str(n)] = {"games": games[n], "positions": len(wins),
+                       "log_loss": model_scores[0], "brier": model_scores[1],
+                       "hand_made_log_loss": hand_scores[0], "hand_made_brier": hand_scores[1],
+                       "uniform_log_loss": uniform[0], "uniform_brier": uniform[1]}
+    return out

@@ -1,5 +1,6 @@
 """``tikal learn``: the learned evaluation's two steps, self-play data (``learn data``) and
-training (``learn train``); the work is done by :mod:`tikal.bots.learn`."""
+training (``learn train``), and its win chances judged on games played elsewhere (``learn
+calibrate``: arena or web records); the work is done by :mod:`tikal.bots.learn`."""
 
 from __future__ import annotations
 
@@ -24,6 +25,7 @@ def register(app: typer.Typer) -> None:
                         no_args_is_help=True)
     learn.command("data")(data)
     learn.command("train")(train)
+    learn.command("calibrate")(calibrate)
     app.add_typer(learn, name="learn")
 
 
@@ -112,21 +114,76 @@ def train(
     console().print(say("learn.saved", language, out=str(out)))
 
 
+def calibrate(
+    paths: Annotated[list[Path], typer.Argument(
+        help="Game records (.json), or folders of them (as `tikal arena --records` writes).")],
+    model: Annotated[Path | None, typer.Option(
+        help="A value model file (default: the package's).")] = None,
+    json_out: Annotated[Path | None, typer.Option(
+        "--json", help="Save the figures per player count (JSON).")] = None,
+    lang: LangOption = None,
+) -> None:
+    """Judge the model's win chances on finished recorded games: log loss and Brier score
+    per player count, next to the hand-made evaluation's and the uniform guess."""
+    language = language_of(lang)
+    _numpy(language)
+    from ..bots.learn import calibrate_records
+    from ..bots.value import load_model
+    from ..errors import RecordError
+
+    try:
+        value = load_model(model)
+    except ValueError as exc:
+        raise fail(str(exc), language) from None
+    files = sorted(f for p in paths for f in (p.glob("*.json") if p.is_dir() else [p]))
+    records = []
+    for file in files:
+        try:
+            records.append(json.loads(file.read_text(encoding="utf-8")))
+        except (OSError, ValueError) as exc:
+            raise fail(say("learn.bad_record", language, path=str(file), why=str(exc)),
+                       language) from None
+    try:
+        found = calibrate_records(records, value)
+    except RecordError as exc:
+        raise fail(say("learn.bad_record", language, path=str(paths[0]), why=str(exc)),
+                   language) from None
+    if not found:
+        raise fail(say("learn.no_records", language,
+                       paths=", ".join(str(p) for p in paths)), language)
+    if json_out is not None:
+        json_out.write_text(json.dumps(found, indent=1), encoding="utf-8")
+    games = sum(int(row["games"]) for row in found.values())
+    title = say("learn.calibrated_title", language, games=games,
+                model=str(model) if model else "value_model.json")
+    console().print(_calibration_table(found, title, language, games=True))
+
+
 def _table(report: dict[str, object], language: str) -> Table:
     """Held-out log loss and Brier score per player count, the model's against the
     hand-made evaluation's and the uniform guess."""
     mse = report["mse"]
     assert isinstance(mse, dict)
-    table = Table(title=say("learn.title", language, model=decimal(mse["model"], 1, language),
-                            linear=decimal(mse["linear"], 1, language),
-                            constant=decimal(mse["constant"], 1, language)))
-    for column in ("players", "positions", "log_loss", "hand_log_loss", "uniform_log_loss",
-                   "brier", "hand_brier", "uniform_brier"):
-        table.add_column(say(f"learn.col.{column}", language), justify="right")
+    title = say("learn.title", language, model=decimal(mse["model"], 1, language),
+                linear=decimal(mse["linear"], 1, language),
+                constant=decimal(mse["constant"], 1, language))
     calibration = report["calibration"]
     assert isinstance(calibration, dict)
+    return _calibration_table(calibration, title, language)
+
+
+def _calibration_table(calibration: dict[str, dict[str, float]], title: str, language: str,
+                       games: bool = False) -> Table:
+    """Log loss and Brier score per player count: the model's, the hand-made evaluation's
+    and the uniform guess."""
+    table = Table(title=title)
+    columns = ("players", *(("games",) if games else ()), "positions", "log_loss",
+               "hand_log_loss", "uniform_log_loss", "brier", "hand_brier", "uniform_brier")
+    for column in columns:
+        table.add_column(say(f"learn.col.{column}", language), justify="right")
     for players, row in sorted(calibration.items()):
-        table.add_row(players, str(row["positions"]), *(
+        counts = [str(int(row["games"]))] if games else []
+        table.add_row(players, *counts, str(int(row["positions"])), *(
             decimal(row[key], 3, language) for key in (
                 "log_loss", "hand_made_log_loss", "uniform_log_loss", "brier",
                 "hand_made_brier", "uniform_brier")))
