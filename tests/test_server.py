@@ -219,7 +219,12 @@ def test_malformed_and_oversized_requests_get_clear_errors(client: TestClient) -
     assert r.status_code == 413 and r.json()["code"] == "too_large"
     r = client.post(url, json={"action": "end " * 40, "state": 0}, headers=tok(game, 0))
     assert r.status_code == 400
+    for blank in ("", "   "):  # the schema says so too (schemathesis sends what it allows)
+        r = client.post(url, json={"action": blank, "state": 0}, headers=tok(game, 0))
+        assert r.status_code == 400 and "action" in r.json()["message"], blank
     assert get(client, game, 0)["state"] == 0
+    schema = client.get("/openapi.json").json()["components"]["schemas"]["ActionIn"]
+    assert schema["properties"]["action"]["minLength"] == 1
 
 
 def test_unknown_games_are_404(client: TestClient) -> None:

@@ -75,7 +75,8 @@ class CreateGame(BaseModel):
 
 
 class ActionIn(BaseModel):
-    action: str = Field(..., max_length=64, description="an action, e.g. 'move W F3 G3'")
+    action: str = Field(..., min_length=1, max_length=64, pattern=r"\S",
+                        description="an action in notation, e.g. 'move W F3 G3' (not blank)")
     state: Integer = Field(
         ..., ge=0, le=MAX_JSON_INT, description="the state counter of the position the move is for",
     )
