@@ -104,13 +104,14 @@ PACKAGED_WEIGHTS: Final = {"two_players": "weights.json",
                            "three_players": "weights_three_players.json",
                            "four_players": "weights_four_players.json",
                            "hand_set": "weights_hand_set.json",
-                           "expert": "weights_expert.json"}
+                           "expert": "weights_expert.json",
+                           "expert_four_players": "weights_expert_four_players.json"}
 
 #: Every packaged set once, in the order above (the search's candidate models of its
 #: opponents), so a set added to the table is a candidate too.
 PACKAGED_SETS: Final = tuple(load_weights(name) for name in PACKAGED_WEIGHTS)
 DEFAULT_WEIGHTS, THREE_PLAYER_WEIGHTS, FOUR_PLAYER_WEIGHTS, HAND_SET_WEIGHTS = PACKAGED_SETS[:4]
-EXPERT_WEIGHTS = PACKAGED_SETS[4]
+EXPERT_WEIGHTS, EXPERT_FOUR_PLAYER_WEIGHTS = PACKAGED_SETS[4:6]
 
 #: The packaged weights the bots play with by the game's player count; counts not
 #: listed play with :data:`DEFAULT_WEIGHTS`.
@@ -130,7 +131,7 @@ def weights_for(players: int | None) -> Weights:
 
 
 #: The expert level's weights by player count (:func:`expert_weights_for`).
-EXPERT_BY_PLAYERS: Final = {2: EXPERT_WEIGHTS}
+EXPERT_BY_PLAYERS: Final = {2: EXPERT_WEIGHTS, 4: EXPERT_FOUR_PLAYER_WEIGHTS}
 
 
 def expert_weights_for(players: int | None) -> Weights:
@@ -140,9 +141,12 @@ def expert_weights_for(players: int | None) -> Weights:
 
     Why the expert has sets of its own: a search is only as good as what it scores its
     leaves with, and the gain is largest where its evaluation is better than its
-    opponents'.  With two players greedy with these weights won 62.0% of 200 held-out
-    games against greedy with the defaults, and the search with them 88.5% of 100 games
-    against greedy where the same search with the defaults had won 77.0% (docs/bots.md)."""
+    opponents'.  With two players greedy with its set won 62.0% of 200 held-out games
+    against greedy with the defaults, and the search with it 88.5% of 100 games
+    against greedy where the same search with the defaults had won 70.5%.  With four
+    players greedy with its set won 39.5% of 100 held-out games against three with the
+    four-player set (par 25%); there the search gained less (60.0% of 100 games against
+    three greedy bots, +2.5 points on the same games, standard error 5.8; docs/bots.md)."""
     if players is None:
         return EXPERT_BY_PLAYERS[2]
     return EXPERT_BY_PLAYERS.get(players) or weights_for(players)
