@@ -23,8 +23,8 @@ from tikal.bots import BOT_NAMES, MCTSBot, make_bot
 from tikal.bots.analysis import analyze, game_at
 from tikal.bots.evaluate import EXPERT_WEIGHTS
 from tikal.bots.features import NAMES, rows_of
-from tikal.bots.learn import generate, schedule, split_games, train
-from tikal.bots.value import ValueModel, load_model, packaged_model
+from tikal.bots.learn import TEMPERATURE_GRID, generate, schedule, split_games, train
+from tikal.bots.value import ROUNDS_AHEAD, ValueModel, load_model, packaged_model
 from tikal.cli import app
 from tikal.rl.gym import TikalGymEnv
 from tikal.server.bots import bot_names
@@ -143,6 +143,38 @@ def test_training_recovers_a_known_relation_and_holds_out_whole_games() -> None:
     held = split_games(data["game"], 0.15, seed=2)
     assert set(data["game"][held]).isdisjoint(set(data["game"][~held]))
     assert len(set(data["game"][held])) == 30
+
+
+def test_win_chances_get_a_temperature_per_player_count(tmp_path: Path) -> None:
+    """Where the predicted leader always wins (the 2-player games here) the fitted spread is
+    the sharpest tried; where the winner is a coin toss (the 4-player games) the widest.
+    One spread for all counts made the 2-player chances overconfident between equals."""
+    rng = np.random.default_rng(3)
+    parts = []
+    for players, games in ((2, 120), (4, 120)):
+        rows = games * 10 * players
+        x = rng.normal(size=(rows, len(NAMES)))
+        x[:, ROUNDS_AHEAD] = 0.0
+        margin = 5.0 * x[:, 0]
+        by_position = margin.reshape(-1, players)
+        winner = (by_position.argmax(axis=1) if players == 2
+                  else rng.integers(0, players, len(by_position)))
+        win = np.eye(players)[winner].reshape(-1)
+        parts.append({"x": x, "margin": margin, "win": win,
+                      "game": np.repeat(np.arange(games) + 1000 * players, 10 * players),
+                      "players": np.full(rows, players)})
+    data = {key: np.concatenate([part[key] for part in parts]) for key in parts[0]}
+    data["position"] = np.arange(len(data["margin"]))  # not read by the fit
+    model = train(data, hidden=0, seed=4).model
+    sharpest, widest = min(TEMPERATURE_GRID)[0], max(TEMPERATURE_GRID)[0]
+    assert model.temperature_for(2)[0] == sharpest and model.temperature_for(4)[0] == widest
+    assert model.temperature_for(3) == model.temperature  # no 3-player games: the overall fit
+    rows = [[1.0] + [0.0] * (len(NAMES) - 1), [0.0] * len(NAMES)]
+    assert model.chances_of_rows(rows)[0] > 0.9
+    assert model.chances_of_rows(rows + [[0.0] * len(NAMES)] * 2)[0] < 0.4
+    path = tmp_path / "model.json"
+    model.save(path)
+    assert load_model(path).temperatures == model.temperatures
 
 
 def test_self_play_data_is_the_same_whatever_runs_it(tiny_data: dict[str, np.ndarray]) -> None:

@@ -182,20 +182,22 @@ def train(data: dict[str, np.ndarray], *, hidden: int = 32, epochs: int = 40,
     layers = _fit_network(z[~test], y[~test], z[test], y[test], linear, hidden, epochs, seed,
                           curves, progress)
     predicted = _predict(layers, z)
-    temperature = _fit_temperature(predicted[~test], data, ~test)
+    temperature, by_players = fit_temperatures(predicted[~test], data, ~test)
     report = {
         "rows": len(y), "games": len(np.unique(data["game"])),
         "held_out_games": len(np.unique(data["game"][test])),
         "hidden": hidden, "epochs": epochs, "seed": seed, "ridge": ridge,
         "mse": {"constant": float(np.var(y[test])), "linear": linear_loss,
                 "model": float(np.mean((predicted[test] - y[test]) ** 2))},
-        "temperature": list(temperature), "curves": curves,
-        "calibration": calibration(predicted, data, test, temperature),
+        "temperature": list(temperature),
+        "temperature_by_players": {str(n): [b, r] for n, b, r in by_players},
+        "curves": curves,
+        "calibration": calibration(predicted, data, test, temperature, by_players),
     }
     w1, b1, w2, a, bias = layers
     model = ValueModel(tuple(mean.tolist()), tuple(scale.tolist()), tuple(a.tolist()),
                        float(bias), tuple(tuple(r) for r in w1.tolist()), tuple(b1.tolist()),
-                       tuple(w2.tolist()), temperature,
+                       tuple(w2.tolist()), temperature, by_players,
                        about={"trained": {k: v for k, v in report.items() if k != "curves"}})
     return Training(model, report)
 
@@ -304,28 +306,38 @@ def _scores(chances: np.ndarray, wins: np.ndarray) -> tuple[float, float]:
     return log_loss, brier
 
 
-def _fit_temperature(predicted: np.ndarray, data: dict[str, np.ndarray], mask: np.ndarray
-                     ) -> tuple[float, float]:
-    """The ``(base, per round)`` spread with the lowest log loss over a grid."""
+#: The win chances' temperatures tried: ``(base, per scoring round ahead)`` in points.
+TEMPERATURE_GRID: Final = tuple((base, per_round)
+                                for base in (1.0, 2.0, 3.0, 4.0, 6.0, 8.0, 11.0, 15.0)
+                                for per_round in (0.0, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0, 8.0))
+
+
+def fit_temperatures(predicted: np.ndarray, data: dict[str, np.ndarray], mask: np.ndarray
+                     ) -> tuple[tuple[float, float], tuple[tuple[int, float, float], ...]]:
+    """The ``(base, per round)`` spread with the lowest log loss over
+    :data:`TEMPERATURE_GRID`: over all positions, and per player count (``(players, base,
+    per round)``; see :mod:`.value` for why)."""
     import numpy as np
 
     full = np.zeros(len(data["margin"]))
     full[mask] = predicted
-    groups = list(_positions(data, mask))
-    best, best_loss = (3.0, 2.5), math.inf
-    for base in (1.0, 2.0, 3.0, 4.0, 6.0, 8.0, 11.0, 15.0):
-        for per_round in (0.0, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0):
-            loss = 0.0
-            for idx in groups:
-                spread = base + per_round * np.max(data["x"][idx, ROUNDS_AHEAD], axis=1)
-                loss += _scores(_chances(full[idx], spread), data["win"][idx])[0] * len(idx)
-            if loss < best_loss:
-                best, best_loss = (base, per_round), loss
-    return best
+    losses: dict[int, list[float]] = {}
+    for idx in _positions(data, mask):
+        rounds = np.max(data["x"][idx, ROUNDS_AHEAD], axis=1)
+        losses[idx.shape[1]] = [
+            _scores(_chances(full[idx], base + per_round * rounds), data["win"][idx])[0]
+            * len(idx) for base, per_round in TEMPERATURE_GRID]
+    overall = [sum(column) for column in zip(*losses.values(), strict=True)]
+    best = TEMPERATURE_GRID[int(np.argmin(overall))] if overall else (3.0, 2.5)
+    by_players = tuple((n, *TEMPERATURE_GRID[int(np.argmin(row))])
+                       for n, row in sorted(losses.items()))
+    return best, by_players
 
 
 def calibration(predicted: np.ndarray, data: dict[str, np.ndarray], test: np.ndarray,
-                temperature: tuple[float, float]) -> dict[str, dict[str, float]]:
+                temperature: tuple[float, float],
+                by_players: tuple[tuple[int, float, float], ...] = ()
+                ) -> dict[str, dict[str, float]]:
     """Held-out log loss and Brier score by player count: the model's chances, the
     hand-made evaluation's (the analysis's soft chance) and the uniform guess."""
     import numpy as np
@@ -335,7 +347,8 @@ def calibration(predicted: np.ndarray, data: dict[str, np.ndarray], test: np.nda
         n = idx.shape[1]
         rounds = np.max(data["x"][idx, ROUNDS_AHEAD], axis=1)
         wins = data["win"][idx]
-        model = _scores(_chances(predicted[idx], temperature[0] + temperature[1] * rounds), wins)
+        base, per_round = next(((b, r) for count, b, r in by_players if count == n), temperature)
+        model = _scores(_chances(predicted[idx], base + per_round * rounds), wins)
         hand = _scores(_chances(data["x"][idx, ESTIMATE], 2.5 * (1 + rounds)), wins)
         uniform = _scores(np.full(idx.shape, 1 / n), wins)
         out[str(n)] = {"positions": len(idx),

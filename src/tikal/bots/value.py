@@ -6,7 +6,11 @@ players' mean* (points): a linear model plus a small network's correction (one
 hidden layer of ``tanh`` units; none for a linear model), trained by regression on
 the results of self-play games (:mod:`.learn`, ``tikal learn``).  The win chances are a softmax
 over the players' predicted margins with a temperature that grows with the scoring
-rounds still ahead, fitted on held-out games for the lowest log loss.
+rounds still ahead, fitted per player count for the lowest log loss on the training
+games.  Per count, because one spread for all was a compromise that made the
+two-player chances overconfident where both players are strong: the self-play mixes
+strengths, and there an early lead says more about who is the stronger player than it
+does between equals (measured on games of the search bots, ``tikal learn calibrate``).
 
 Inference is plain Python (a few thousand multiply-adds per position, about
 0.1 ms with the features): playing needs no numpy; only training does.  The model
@@ -48,6 +52,9 @@ class ValueModel:
     hidden_bias: tuple[float, ...] = ()
     output: tuple[float, ...] = ()
     temperature: tuple[float, float] = (3.0, 2.5)  # points: base + per scoring round ahead
+    #: ``(players, base, per round)``: the temperature for that player count, where
+    #: fitted (:attr:`temperature` for the others).
+    temperatures: tuple[tuple[int, float, float], ...] = ()
     features: tuple[str, ...] = NAMES
     about: dict[str, Any] = field(default_factory=dict, compare=False, hash=False)
 
@@ -77,11 +84,18 @@ class ValueModel:
     def chances_of_rows(self, rows: list[list[float]]) -> list[float]:
         """The win chances of a position's feature rows (one per player)."""
         rounds = max(row[ROUNDS_AHEAD] for row in rows)
-        return softmax([self.predict_row(row) for row in rows], self.spread(rounds))
+        return softmax([self.predict_row(row) for row in rows], self.spread(rounds, len(rows)))
 
-    def spread(self, rounds_ahead: float) -> float:
-        base, per_round = self.temperature
+    def spread(self, rounds_ahead: float, players: int | None = None) -> float:
+        """The softmax's temperature in points: wider with more scoring rounds ahead."""
+        base, per_round = self.temperature_for(players)
         return base + per_round * rounds_ahead
+
+    def temperature_for(self, players: int | None) -> tuple[float, float]:
+        for count, base, per_round in self.temperatures:
+            if count == players:
+                return base, per_round
+        return self.temperature
 
     def win_chances(self, game: GameState) -> list[float]:
         """Every player's chance to finish first (sums to 1; a finished game's winners
@@ -96,7 +110,8 @@ class ValueModel:
                 "mean": list(self.mean), "scale": list(self.scale),
                 "linear": list(self.linear), "bias": self.bias,
                 "hidden": [list(r) for r in self.hidden], "hidden_bias": list(self.hidden_bias),
-                "output": list(self.output), "temperature": list(self.temperature)}
+                "output": list(self.output), "temperature": list(self.temperature),
+                "temperature_by_players": {str(n): [b, r] for n, b, r in self.temperatures}}
 
     @classmethod
     def from_json(cls, data: dict[str, Any]) -> ValueModel:
@@ -108,6 +123,8 @@ class ValueModel:
                 hidden=tuple(_floats(r) for r in data["hidden"]),
                 hidden_bias=_floats(data["hidden_bias"]), output=_floats(data["output"]),
                 temperature=_pair(data["temperature"]),
+                temperatures=tuple((int(n), *_pair(pair)) for n, pair in
+                                   dict(data.get("temperature_by_players") or {}).items()),
                 features=tuple(str(n) for n in data["features"]),
                 about=dict(data.get("about") or {}))
         except (KeyError, TypeError) as exc:
