@@ -145,8 +145,9 @@ def expert_weights_for(players: int | None) -> Weights:
     against greedy with the defaults, and the search with it 88.5% of 100 games
     against greedy where the same search with the defaults had won 70.5%.  With four
     players greedy with its set won 39.5% of 100 held-out games against three with the
-    four-player set (par 25%); there the search gained less (60.0% of 100 games against
-    three greedy bots, +2.5 points on the same games, standard error 5.8; docs/bots.md)."""
+    four-player set (par 25%); the search with it won 65.4% of 200 games against three
+    greedy bots.  Tuned against greedy, neither set is as good against the search itself:
+    56.0% of 100 two-player games against ``hard`` (docs/bots.md, The expert level)."""
     if players is None:
         return EXPERT_BY_PLAYERS[2]
     return EXPERT_BY_PLAYERS.get(players) or weights_for(players)
