@@ -278,6 +278,13 @@ def test_tikal_learn_calibrate_reads_a_folder_of_records(tmp_path: Path) -> None
 # ---------------------------------------------------------------- features
 
 
+def test_tikal_learn_calibrate_names_the_file_that_does_not_replay(tmp_path: Path) -> None:
+    recorded_games(tmp_path, count=2)
+    (tmp_path / "game-0005.json").write_text(json.dumps({"format": "not a record"}))
+    bad = runner.invoke(app, ["learn", "calibrate", str(tmp_path)])
+    assert bad.exit_code == 1 and "game-0005.json" in bad.output
+
+
 def test_volcano_odds_follow_the_letters_left_in_the_stack() -> None:
     """The chance that the next tile is a volcano, the draws expected before one and who
     draws it, from the public make-up of the stack ([SETUP-1], [SCORE-1])."""

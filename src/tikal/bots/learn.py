@@ -183,6 +183,10 @@ def train(data: dict[str, np.ndarray], *, hidden: int = 32, epochs: int = 40,
                           curves, progress)
     predicted = _predict(layers, z)
     temperature, by_players = fit_temperatures(predicted[~test], data, ~test)
+    w1, b1, w2, a, bias = layers
+    model = ValueModel(tuple(mean.tolist()), tuple(scale.tolist()), tuple(a.tolist()),
+                       float(bias), tuple(tuple(r) for r in w1.tolist()), tuple(b1.tolist()),
+                       tuple(w2.tolist()), temperature, by_players)
     report = {
         "rows": len(y), "games": len(np.unique(data["game"])),
         "held_out_games": len(np.unique(data["game"][test])),
@@ -192,13 +196,9 @@ def train(data: dict[str, np.ndarray], *, hidden: int = 32, epochs: int = 40,
         "temperature": list(temperature),
         "temperature_by_players": {str(n): [b, r] for n, b, r in by_players},
         "curves": curves,
-        "calibration": calibration(predicted, data, test, temperature, by_players),
+        "calibration": calibration(predicted, data, test, model.temperature_for),
     }
-    w1, b1, w2, a, bias = layers
-    model = ValueModel(tuple(mean.tolist()), tuple(scale.tolist()), tuple(a.tolist()),
-                       float(bias), tuple(tuple(r) for r in w1.tolist()), tuple(b1.tolist()),
-                       tuple(w2.tolist()), temperature, by_players,
-                       about={"trained": {k: v for k, v in report.items() if k != "curves"}})
+    model.about["trained"] = {k: v for k, v in report.items() if k != "curves"}
     return Training(model, report)
 
 
@@ -334,9 +334,31 @@ def fit_temperatures(predicted: np.ndarray, data: dict[str, np.ndarray], mask: n
     return best, by_players
 
 
+#: The spread per scoring round (this one included) of the analysis's soft chance over
+#: the hand-made estimates: :class:`~.mcts.MCTSBot`'s default temperature.
+HAND_MADE_SPREAD: Final = 2.5
+
+
+def hand_made_chances(estimates: np.ndarray, rounds: np.ndarray) -> np.ndarray:
+    """The win chances the analysis gave before the model (one row per position)."""
+    return _chances(estimates, HAND_MADE_SPREAD * (1 + rounds))
+
+
+def judged(chances: np.ndarray, hand: np.ndarray, wins: np.ndarray) -> dict[str, float]:
+    """Log loss and Brier score of the model's chances, the hand-made ones and the
+    uniform guess against the same results."""
+    import numpy as np
+
+    model = _scores(chances, wins)
+    hand_made = _scores(hand, wins)
+    uniform = _scores(np.full(wins.shape, 1 / wins.shape[1]), wins)
+    return {"log_loss": model[0], "brier": model[1],
+            "hand_made_log_loss": hand_made[0], "hand_made_brier": hand_made[1],
+            "uniform_log_loss": uniform[0], "uniform_brier": uniform[1]}
+
+
 def calibration(predicted: np.ndarray, data: dict[str, np.ndarray], test: np.ndarray,
-                temperature: tuple[float, float],
-                by_players: tuple[tuple[int, float, float], ...] = ()
+                temperature_for: Callable[[int], tuple[float, float]]
                 ) -> dict[str, dict[str, float]]:
     """Held-out log loss and Brier score by player count: the model's chances, the
     hand-made evaluation's (the analysis's soft chance) and the uniform guess."""
@@ -344,17 +366,11 @@ def calibration(predicted: np.ndarray, data: dict[str, np.ndarray], test: np.nda
 
     out = {}
     for idx in _positions(data, test):
-        n = idx.shape[1]
         rounds = np.max(data["x"][idx, ROUNDS_AHEAD], axis=1)
-        wins = data["win"][idx]
-        base, per_round = next(((b, r) for count, b, r in by_players if count == n), temperature)
-        model = _scores(_chances(predicted[idx], base + per_round * rounds), wins)
-        hand = _scores(_chances(data["x"][idx, ESTIMATE], 2.5 * (1 + rounds)), wins)
-        uniform = _scores(np.full(idx.shape, 1 / n), wins)
-        out[str(n)] = {"positions": len(idx),
-                       "log_loss": model[0], "brier": model[1],
-                       "hand_made_log_loss": hand[0], "hand_made_brier": hand[1],
-                       "uniform_log_loss": uniform[0], "uniform_brier": uniform[1]}
+        base, per_round = temperature_for(idx.shape[1])
+        out[str(idx.shape[1])] = {"positions": len(idx), **judged(
+            _chances(predicted[idx], base + per_round * rounds),
+            hand_made_chances(data["x"][idx, ESTIMATE], rounds), data["win"][idx])}
     return out
 
 
@@ -415,29 +431,22 @@ def calibrate_records(records: Iterable[dict[str, Any]], model: ValueModel
     (unfinished games are left out)."""
     import numpy as np
 
-    by_count: dict[int, tuple[list[list[float]], list[list[float]], list[list[float]]]] = {}
+    # per player count: the model's chances, the estimates, the rounds ahead, the results
+    by_count: dict[int, tuple[list[list[float]], list[list[float]], list[float],
+                              list[list[float]]]] = {}
     games: dict[int, int] = {}
     for record in records:
         positions, shares = record_positions(record)
         if not sum(shares):
             continue
-        n = len(shares)
-        learned, hand, wins = by_count.setdefault(n, ([], [], []))
-        games[n] = games.get(n, 0) + 1
+        learned, estimates, rounds, wins = by_count.setdefault(len(shares), ([], [], [], []))
+        games[len(shares)] = games.get(len(shares), 0) + 1
         for rows in positions:
             learned.append(model.chances_of_rows(rows))
-            rounds = max(row[ROUNDS_AHEAD] for row in rows)
-            hand.append(_chances(np.asarray([[row[ESTIMATE] for row in rows]]),
-                                 np.asarray([2.5 * (1 + rounds)]))[0].tolist())
+            estimates.append([row[ESTIMATE] for row in rows])
+            rounds.append(max(row[ROUNDS_AHEAD] for row in rows))
             wins.append(shares)
-    out = {}
-    for n, (learned, hand, wins) in sorted(by_count.items()):
-        won = np.asarray(wins)
-        model_scores = _scores(np.asarray(learned), won)
-        hand_scores = _scores(np.asarray(hand), won)
-        uniform = _scores(np.full(won.shape, 1 / n), won)
-        out[str(n)] = {"games": games[n], "positions": len(wins),
-                       "log_loss": model_scores[0], "brier": model_scores[1],
-                       "hand_made_log_loss": hand_scores[0], "hand_made_brier": hand_scores[1],
-                       "uniform_log_loss": uniform[0], "uniform_brier": uniform[1]}
-    return out
+    return {str(n): {"games": games[n], "positions": len(wins), **judged(
+                np.asarray(learned), hand_made_chances(np.asarray(estimates), np.asarray(rounds)),
+                np.asarray(wins))}
+            for n, (learned, estimates, rounds, wins) in sorted(by_count.items())}

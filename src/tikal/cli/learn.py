@@ -5,9 +5,10 @@ calibrate``: arena or web records); the work is done by :mod:`tikal.bots.learn`.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
@@ -136,17 +137,25 @@ def calibrate(
     except ValueError as exc:
         raise fail(str(exc), language) from None
     files = sorted(f for p in paths for f in (p.glob("*.json") if p.is_dir() else [p]))
-    records = []
+    loaded = []
     for file in files:
         try:
-            records.append(json.loads(file.read_text(encoding="utf-8")))
+            loaded.append((file, json.loads(file.read_text(encoding="utf-8"))))
         except (OSError, ValueError) as exc:
             raise fail(say("learn.bad_record", language, path=str(file), why=str(exc)),
                        language) from None
+    judging: Path | None = None  # the file whose record is being replayed
+
+    def records() -> Iterator[Any]:
+        nonlocal judging
+        for file, record in loaded:
+            judging = file
+            yield record
+
     try:
-        found = calibrate_records(records, value)
+        found = calibrate_records(records(), value)
     except RecordError as exc:
-        raise fail(say("learn.bad_record", language, path=str(paths[0]), why=str(exc)),
+        raise fail(say("learn.bad_record", language, path=str(judging), why=str(exc)),
                    language) from None
     if not found:
         raise fail(say("learn.no_records", language,
