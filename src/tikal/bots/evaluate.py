@@ -386,17 +386,19 @@ def reach_strengths(game: GameState) -> dict[int, list[int]]:
     for cell in game.levels:
         if cell in game.guards or cell not in game.tiles:
             continue
-        dist = _distances_to(game, cell, budget)
+        dist = walk_costs(game, {cell: 0}, budget)
         out[cell] = [game.strength(q, cell) + _brought(game, q, cell, dist, budget, place)
                      for q in range(game.players)]
     return out
 
 
-def _distances_to(game: GameState, target: int, limit: int) -> dict[int, int]:
-    """AP to walk from every tile within ``limit`` to ``target`` (edges cost the same both
-    ways)."""
-    dist = {target: 0}
-    heap = [(0, target)]
+def walk_costs(game: GameState, start: dict[int, int], limit: int) -> dict[int, int]:
+    """The cheapest AP walk over the stones [MOVE-1] from any tile of ``start`` (with the
+    AP it starts at) to every tile within ``limit``.  Edges cost the same both ways, so
+    walking out from a target gives every tile's cost to reach it."""
+    dist = dict(start)
+    heap = [(d, c) for c, d in start.items()]
+    heapq.heapify(heap)
     exits = game.exits
     while heap:
         d, c = heapq.heappop(heap)

@@ -33,13 +33,13 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
-from ..actions import END_TURN
+from ..actions import END_TURN, Action
 from ..game import Game
 from . import make_bot
 from .arena import Executor, SerialExecutor
 from .evaluate import load_weights
 from .features import NAMES, rows_of
-from .value import ROUNDS_AHEAD, ValueModel
+from .value import DEFAULT_TEMPERATURE, ROUNDS_AHEAD, ValueModel
 
 if TYPE_CHECKING:
     import numpy as np
@@ -86,6 +86,13 @@ def _bot(entry: str, seed: int, players: int) -> Any:
     return make_bot(name, seed=seed, players=players, **options)
 
 
+def counts_as_position(step: Iterable[Action], game: Game) -> bool:
+    """Whether the position after ``step`` (the actions just applied) is one the model
+    learns from, besides the start: after every turn but the last (whose end is the
+    target)."""
+    return END_TURN in step and not game.is_over
+
+
 def play_selfplay(task: SelfPlayTask) -> dict[str, Any]:
     """One self-play game: its rows, each player's target and the position each row is of
     (plain lists, so the result pickles small and needs no numpy)."""
@@ -95,7 +102,7 @@ def play_selfplay(task: SelfPlayTask) -> dict[str, Any]:
     while not game.is_over:
         action = bots[game.current].choose(game.view(game.current))
         game.apply(action)
-        if action == END_TURN and not game.is_over:
+        if counts_as_position((action,), game):
             positions.append(rows_of(game))
     scores = game.scores
     mean = sum(scores) / len(scores)
@@ -328,7 +335,7 @@ def fit_temperatures(predicted: np.ndarray, data: dict[str, np.ndarray], mask: n
             _scores(_chances(full[idx], base + per_round * rounds), data["win"][idx])[0]
             * len(idx) for base, per_round in TEMPERATURE_GRID]
     overall = [sum(column) for column in zip(*losses.values(), strict=True)]
-    best = TEMPERATURE_GRID[int(np.argmin(overall))] if overall else (3.0, 2.5)
+    best = TEMPERATURE_GRID[int(np.argmin(overall))] if overall else DEFAULT_TEMPERATURE
     by_players = tuple((n, *TEMPERATURE_GRID[int(np.argmin(row))])
                        for n, row in sorted(losses.items()))
     return best, by_players
@@ -415,7 +422,7 @@ def record_positions(record: dict[str, Any]) -> tuple[list[list[list[float]]], l
     for game in replay_steps(record, Game):
         added = game.history[seen:]  # the step's action and the chance it drew
         seen = len(game.history)
-        if not positions or (END_TURN in added and not game.is_over):
+        if not positions or counts_as_position(added, game):
             positions.append(rows_of(game))
     assert game is not None
     winners = game.winners if game.is_over else []

@@ -26,10 +26,14 @@ from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from ..state import GameState
 from .features import NAMES, rows_of
+
+#: The win chances' temperature in points (base, per scoring round ahead) where none was
+#: fitted: a hand-set guess.
+DEFAULT_TEMPERATURE: Final = (3.0, 2.5)
 
 #: The column of the scoring rounds still ahead, which sets the win chances' spread.
 ROUNDS_AHEAD = NAMES.index("ctx.rounds_ahead")
@@ -51,7 +55,7 @@ class ValueModel:
     hidden: tuple[tuple[float, ...], ...] = ()
     hidden_bias: tuple[float, ...] = ()
     output: tuple[float, ...] = ()
-    temperature: tuple[float, float] = (3.0, 2.5)  # points: base + per scoring round ahead
+    temperature: tuple[float, float] = DEFAULT_TEMPERATURE  # points: base + per round ahead
     #: ``(players, base, per round)``: the temperature for that player count, where
     #: fitted (:attr:`temperature` for the others).
     temperatures: tuple[tuple[int, float, float], ...] = ()

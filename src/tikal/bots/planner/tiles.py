@@ -7,12 +7,16 @@ a fast plan of the turn that follows.
 
 from __future__ import annotations
 
-import heapq
+from typing import Final
 
 from ... import hexes
 from ...components import JUNGLE, TEMPLE, TREASURE, VOLCANO, TileSpec
 from ...state import OPPOSITE, STEP, SUPPLY, GameState
+from ..evaluate import walk_costs
 from .paths import FAR
+
+#: How far (AP) :func:`reach_fields` looks: a bit beyond one turn [TURN-1].
+REACH_LIMIT: Final = 12
 
 
 def tile_worth(spec: TileSpec) -> float:
@@ -38,19 +42,7 @@ def reach_fields(game: GameState) -> list[dict[int, int]]:
         if game.supply[q] or game.leader[q] == SUPPLY:
             for c in (basecamp, *[c for c, o in game.camps.items() if o == q]):
                 start.setdefault(c, 1)
-        dist = dict(start)
-        heap = [(d, c) for c, d in start.items()]
-        heapq.heapify(heap)
-        while heap:
-            d, c = heapq.heappop(heap)
-            if d > dist[c]:
-                continue
-            for ex in game.exits.get(c, ()):
-                nd = d + ex.cost
-                if nd <= 12 and nd < dist.get(ex.dst, FAR):
-                    dist[ex.dst] = nd
-                    heapq.heappush(heap, (nd, ex.dst))
-        fields.append(dist)
+        fields.append(walk_costs(game, start, REACH_LIMIT))
     return fields
 
 
