@@ -147,7 +147,7 @@ def expert_weights_for(players: int | None) -> Weights:
     players greedy with its set won 39.5% of 100 held-out games against three with the
     four-player set (par 25%); the search with it won 65.4% of 200 games against three
     greedy bots.  Tuned against greedy, neither set is as good against the search itself:
-    56.0% of 100 two-player games against ``hard`` (docs/bots.md, The expert level)."""
+    60.5% of 200 two-player games against ``hard`` (docs/bots.md, The expert level)."""
     if players is None:
         return EXPERT_BY_PLAYERS[2]
     return EXPERT_BY_PLAYERS.get(players) or weights_for(players)
