@@ -7,16 +7,21 @@ Board reminders: basecamp A5, temples (value 1) A4 and B5, jungle B4.
 from __future__ import annotations
 
 import dataclasses
+import random
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from positions import Position
+from random_games import finished
 from tikal.bots.evaluate import (
     DEFAULT_WEIGHTS,
     Evaluator,
     Weights,
     contests,
     reach_strengths,
+    walk_costs,
 )
 from tikal.hexes import parse_label
 
@@ -93,3 +98,26 @@ def test_the_terms_are_off_in_the_packaged_weights_and_files_may_leave_them_out(
         Weights.from_json(data)
     game = Position().figures(0, workers={"A4": 2}).game()
     assert Evaluator(game, DEFAULT_WEIGHTS).contest == {}  # nothing computed when off
+
+
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10_000), steps=st.integers(20, 250))
+def test_walk_costs_are_the_cheapest_walk_from_the_nearest_start_and_symmetric(
+        seed: int, steps: int) -> None:
+    """[MOVE-1] walks: several starts give each tile the cheapest of the walks from each
+    start (plus what that start already cost); and a walk costs the same both ways, which
+    :func:`reach_strengths` relies on when it walks out from the temple instead of in."""
+    game = finished("standard", 2, seed, max_steps=steps)
+    tiles = sorted(game.tiles)
+    rng = random.Random(seed)
+    starts = {c: rng.randint(0, 2) for c in rng.sample(tiles, min(3, len(tiles)))}
+    limit = game.rules.action_points
+    joint = walk_costs(game, starts, limit)
+    single = {c: walk_costs(game, {c: 0}, limit) for c in starts}
+    for cell in tiles:
+        each = [d + single[c][cell] for c, d in starts.items() if cell in single[c]]
+        best = min((v for v in each if v <= limit), default=None)
+        assert joint.get(cell) == best
+    a = next(iter(starts))
+    for b, cost in single[a].items():
+        assert walk_costs(game, {b: 0}, limit)[a] == cost
