@@ -42,13 +42,17 @@ def test_make_bot_picks_the_weights_for_the_player_count(level: str, players: in
 
 @pytest.mark.parametrize("players", [None, 2, 3, 4])
 def test_the_expert_plays_its_own_sets_where_one_was_tuned(players: int | None) -> None:
-    """The expert's weights come from its own sets (tuned over the temple contests), by
-    player count; a count without one plays that count's usual set."""
+    """The expert's weights come from its own sets (tuned over the temple contests), one
+    per player count the rules allow, each unlike that count's usual set; an unknown
+    count plays the two-player set."""
     bot = make_bot("expert", seed=1, players=players, iterations=2)
     assert isinstance(bot, MCTSBot)
     expected = EXPERT_BY_PLAYERS.get(players or 2) or weights_for(players)
     assert bot.weights == bot.planner.weights == expected == expert_weights_for(players)
     assert load_weights("expert") == EXPERT_WEIGHTS == expert_weights_for(2)
+    assert sorted(EXPERT_BY_PLAYERS) == [2, 3, 4]
+    assert all(EXPERT_BY_PLAYERS[n] != weights_for(n) for n in (2, 3, 4))
+    assert load_weights("expert_three_players") == expert_weights_for(3)
     assert EXPERT_WEIGHTS != DEFAULT_WEIGHTS and (EXPERT_WEIGHTS.safe or EXPERT_WEIGHTS.exposed)
     told = make_bot("expert", seed=1, players=players, iterations=2, weights=HAND_SET_WEIGHTS)
     assert told.planner.weights == HAND_SET_WEIGHTS  # type: ignore[attr-defined]

@@ -99,19 +99,21 @@ def weights_file(path: str) -> Weights:
 #: hand before the tuning (docs/bots.md), which the search also uses as a candidate
 #: model of its opponents (:mod:`tikal.bots.opponents`); ``three_players`` and
 #: ``four_players``, tuned in three- and four-player self-play; ``two_players``, the
-#: defaults (tuned with two) by a name.
+#: defaults (tuned with two) by a name; ``expert``, ``expert_three_players`` and
+#: ``expert_four_players``, the expert level's sets (:func:`expert_weights_for`).
 PACKAGED_WEIGHTS: Final = {"two_players": "weights.json",
                            "three_players": "weights_three_players.json",
                            "four_players": "weights_four_players.json",
                            "hand_set": "weights_hand_set.json",
                            "expert": "weights_expert.json",
+                           "expert_three_players": "weights_expert_three_players.json",
                            "expert_four_players": "weights_expert_four_players.json"}
 
 #: Every packaged set once, in the order above (the search's candidate models of its
 #: opponents), so a set added to the table is a candidate too.
 PACKAGED_SETS: Final = tuple(load_weights(name) for name in PACKAGED_WEIGHTS)
 DEFAULT_WEIGHTS, THREE_PLAYER_WEIGHTS, FOUR_PLAYER_WEIGHTS, HAND_SET_WEIGHTS = PACKAGED_SETS[:4]
-EXPERT_WEIGHTS, EXPERT_FOUR_PLAYER_WEIGHTS = PACKAGED_SETS[4:6]
+EXPERT_WEIGHTS, EXPERT_THREE_PLAYER_WEIGHTS, EXPERT_FOUR_PLAYER_WEIGHTS = PACKAGED_SETS[4:7]
 
 #: The packaged weights the bots play with by the game's player count; counts not
 #: listed play with :data:`DEFAULT_WEIGHTS`.
@@ -131,7 +133,8 @@ def weights_for(players: int | None) -> Weights:
 
 
 #: The expert level's weights by player count (:func:`expert_weights_for`).
-EXPERT_BY_PLAYERS: Final = {2: EXPERT_WEIGHTS, 4: EXPERT_FOUR_PLAYER_WEIGHTS}
+EXPERT_BY_PLAYERS: Final = {2: EXPERT_WEIGHTS, 3: EXPERT_THREE_PLAYER_WEIGHTS,
+                             4: EXPERT_FOUR_PLAYER_WEIGHTS}
 
 
 def expert_weights_for(players: int | None) -> Weights:
@@ -146,8 +149,10 @@ def expert_weights_for(players: int | None) -> Weights:
     against greedy where the same search with the defaults had won 70.5%.  With four
     players greedy with its set won 39.5% of 100 held-out games against three with the
     four-player set (par 25%); the search with it won 65.4% of 200 games against three
-    greedy bots.  Tuned against greedy, neither set is as good against the search itself:
-    60.5% of 200 two-player games against ``hard`` (docs/bots.md, The expert level)."""
+    greedy bots.  With three players greedy with its set won 49.6% of 150 held-out games
+    against two with the three-player set (par 33.3%).  Tuned against greedy, the sets
+    are not as good against the search itself: 60.5% of 200 two-player games against
+    ``hard`` (docs/bots.md, The expert level)."""
     if players is None:
         return EXPERT_BY_PLAYERS[2]
     return EXPERT_BY_PLAYERS.get(players) or weights_for(players)
