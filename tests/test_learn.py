@@ -244,7 +244,7 @@ def recorded_games(tmp_path: Path, count: int = 3) -> list[dict[str, object]]:
 
 
 def test_recorded_games_are_judged_position_by_position(tmp_path: Path) -> None:
-    from tikal.bots.learn import calibrate_records, record_positions
+    from tikal.bots.learn import UnreadableRecord, calibrate_records, record_positions
 
     records = recorded_games(tmp_path)
     positions, shares = record_positions(records[0])
@@ -253,10 +253,15 @@ def test_recorded_games_are_judged_position_by_position(tmp_path: Path) -> None:
     assert len(positions) == turns  # the start, then after every turn but the last
     assert sum(shares) == pytest.approx(1.0)
     assert positions[0] == rows_of(Game.new("demo", 2, seed=game.seed))
-    found = calibrate_records(records, packaged_model())
+    found = calibrate_records([(f"game {i}", r) for i, r in enumerate(records)],
+                              packaged_model())
     assert set(found) == {"2", "3"} and found["2"]["games"] == 2
     assert found["3"]["uniform_log_loss"] == pytest.approx(np.log(3))
     assert all(0 < row["log_loss"] < 10 and 0 <= row["brier"] <= 2 for row in found.values())
+    cut = {**records[1], "log": [*records[1]["log"][:3], "not an action"]}
+    with pytest.raises(UnreadableRecord) as refused:
+        calibrate_records([("fine", records[0]), ("cut", cut)], packaged_model())
+    assert refused.value.name == "cut" and refused.value.error.index == 3
 
 
 def test_tikal_learn_calibrate_reads_a_folder_of_records(tmp_path: Path) -> None:

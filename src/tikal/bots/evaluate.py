@@ -109,11 +109,18 @@ PACKAGED_WEIGHTS: Final = {"two_players": "weights.json",
                            "expert_three_players": "weights_expert_three_players.json",
                            "expert_four_players": "weights_expert_four_players.json"}
 
-#: Every packaged set once, in the order above (the search's candidate models of its
-#: opponents), so a set added to the table is a candidate too.
-PACKAGED_SETS: Final = tuple(load_weights(name) for name in PACKAGED_WEIGHTS)
-DEFAULT_WEIGHTS, THREE_PLAYER_WEIGHTS, FOUR_PLAYER_WEIGHTS, HAND_SET_WEIGHTS = PACKAGED_SETS[:4]
-EXPERT_WEIGHTS, EXPERT_THREE_PLAYER_WEIGHTS, EXPERT_FOUR_PLAYER_WEIGHTS = PACKAGED_SETS[4:7]
+#: Every packaged set by its name, read once.
+PACKAGED_BY_NAME: Final = {name: load_weights(name) for name in PACKAGED_WEIGHTS}
+#: The same sets in the order above: the search's candidate models of its opponents, so a
+#: set added to the table is a candidate too.
+PACKAGED_SETS: Final = tuple(PACKAGED_BY_NAME.values())
+DEFAULT_WEIGHTS: Final = PACKAGED_BY_NAME["two_players"]
+THREE_PLAYER_WEIGHTS: Final = PACKAGED_BY_NAME["three_players"]
+FOUR_PLAYER_WEIGHTS: Final = PACKAGED_BY_NAME["four_players"]
+HAND_SET_WEIGHTS: Final = PACKAGED_BY_NAME["hand_set"]
+EXPERT_WEIGHTS: Final = PACKAGED_BY_NAME["expert"]
+EXPERT_THREE_PLAYER_WEIGHTS: Final = PACKAGED_BY_NAME["expert_three_players"]
+EXPERT_FOUR_PLAYER_WEIGHTS: Final = PACKAGED_BY_NAME["expert_four_players"]
 
 #: The packaged weights the bots play with by the game's player count; counts not
 #: listed play with :data:`DEFAULT_WEIGHTS`.

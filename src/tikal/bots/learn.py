@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Final
 
 from ..actions import END_TURN, Action
+from ..errors import RecordError
 from ..game import Game
 from . import make_bot
 from .arena import Executor, SerialExecutor
@@ -430,20 +431,33 @@ def record_positions(record: dict[str, Any]) -> tuple[list[list[list[float]]], l
     return positions, shares
 
 
-def calibrate_records(records: Iterable[dict[str, Any]], model: ValueModel
+class UnreadableRecord(ValueError):
+    """A record given to :func:`calibrate_records` that does not replay: ``name`` says
+    which (a file, for the command), ``error`` why."""
+
+    def __init__(self, name: str, error: RecordError) -> None:
+        super().__init__(f"{name}: {error}")
+        self.name, self.error = name, error
+
+
+def calibrate_records(records: Iterable[tuple[str, dict[str, Any]]], model: ValueModel
                       ) -> dict[str, dict[str, float]]:
     """How well the win chances predicted the winners of finished recorded games, by player
     count: the model's, the hand-made evaluation's (the analysis's soft chance before the
     model) and the uniform guess, as mean log loss and Brier score over the positions
-    (unfinished games are left out)."""
+    (unfinished games are left out).  ``records`` are (name, record) pairs; the name is
+    what :class:`UnreadableRecord` reports when one does not replay."""
     import numpy as np
 
     # per player count: the model's chances, the estimates, the rounds ahead, the results
     by_count: dict[int, tuple[list[list[float]], list[list[float]], list[float],
                               list[list[float]]]] = {}
     games: dict[int, int] = {}
-    for record in records:
-        positions, shares = record_positions(record)
+    for name, record in records:
+        try:
+            positions, shares = record_positions(record)
+        except RecordError as exc:
+            raise UnreadableRecord(name, exc) from exc
         if not sum(shares):
             continue
         learned, estimates, rounds, wins = by_count.setdefault(len(shares), ([], [], [], []))

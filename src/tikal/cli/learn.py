@@ -5,10 +5,9 @@ calibrate``: arena or web records); the work is done by :mod:`tikal.bots.learn`.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated
 
 import typer
 from rich.table import Table
@@ -128,9 +127,8 @@ def calibrate(
     per player count, next to the hand-made evaluation's and the uniform guess."""
     language = language_of(lang)
     _numpy(language)
-    from ..bots.learn import calibrate_records
+    from ..bots.learn import UnreadableRecord, calibrate_records
     from ..bots.value import load_model
-    from ..errors import RecordError
 
     try:
         value = load_model(model)
@@ -140,22 +138,14 @@ def calibrate(
     loaded = []
     for file in files:
         try:
-            loaded.append((file, json.loads(file.read_text(encoding="utf-8"))))
+            loaded.append((str(file), json.loads(file.read_text(encoding="utf-8"))))
         except (OSError, ValueError) as exc:
             raise fail(say("learn.bad_record", language, path=str(file), why=str(exc)),
                        language) from None
-    judging: Path | None = None  # the file whose record is being replayed
-
-    def records() -> Iterator[Any]:
-        nonlocal judging
-        for file, record in loaded:
-            judging = file
-            yield record
-
     try:
-        found = calibrate_records(records(), value)
-    except RecordError as exc:
-        raise fail(say("learn.bad_record", language, path=str(judging), why=str(exc)),
+        found = calibrate_records(loaded, value)
+    except UnreadableRecord as exc:
+        raise fail(say("learn.bad_record", language, path=exc.name, why=str(exc.error)),
                    language) from None
     if not found:
         raise fail(say("learn.no_records", language,
