@@ -2,14 +2,26 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from pathlib import Path
 
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from tikal.bots.arena import make_executor
 from tikal.bots.evaluate import DEFAULT_WEIGHTS, HAND_SET_WEIGHTS, load_weights
-from tikal.bots.tuning import CONTESTS, TUNED, Setup, from_vector, match, to_vector, tune
+from tikal.bots.tuning import (
+    CONTESTS,
+    TUNED,
+    Setup,
+    from_vector,
+    match,
+    ordered_control,
+    to_vector,
+    tune,
+)
 from tikal.cli import app
 
 DEMO = Setup(rules="demo", players=2, level="greedy")
@@ -28,13 +40,32 @@ def test_the_contests_space_tunes_the_new_terms_and_the_control_of_small_leads()
     vector = [high for _, high in CONTESTS.values()]
     top = from_vector([v + 1 for v in vector], DEFAULT_WEIGHTS, CONTESTS)  # clipped
     assert (top.safe, top.exposed) == (CONTESTS["safe"][1], CONTESTS["exposed"][1])
-    assert top.control[3:7] == tuple(CONTESTS[f"control[{i}]"][1] for i in range(3, 7))
+    # the tie's top (0.5) stands; the leads' (1.0) stop at the lead of 4 (0.87), not tuned
+    assert top.control[3:7] == (CONTESTS["control[3]"][1],) + (DEFAULT_WEIGHTS.control[7],) * 3
     assert top.control[:3] == DEFAULT_WEIGHTS.control[:3]  # trailing: not searched
     assert top.control[7:] == DEFAULT_WEIGHTS.control[7:]
     run = tune(DEMO, generations=1, population=3, deals=1, seed=5, space=CONTESTS)
     for (low, high), value in zip(CONTESTS.values(), to_vector(run.best, CONTESTS),
                                   strict=True):
         assert low <= value <= high
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(-1.0, 2.0), min_size=len(CONTESTS), max_size=len(CONTESTS)))
+def test_a_tuned_control_table_never_values_a_larger_lead_less(vector: list[float]) -> None:
+    table = from_vector(vector, DEFAULT_WEIGHTS, CONTESTS).control
+    assert all(a <= b for a, b in itertools.pairwise(table))
+    assert table[:3] == DEFAULT_WEIGHTS.control[:3] and table[7:] == DEFAULT_WEIGHTS.control[7:]
+
+
+def test_ordering_the_table_moves_only_the_entries_out_of_order() -> None:
+    """The first four-player expert run's table: the tie and the lead of 2 are raised."""
+    found = [0.0, 0.03, 0.08, 0.01, 0.59, 0.33, 0.78, 0.87, 0.92, 0.95]
+    assert ordered_control(found, [3, 4, 5, 6]) == [
+        0.0, 0.03, 0.08, 0.08, 0.59, 0.59, 0.78, 0.87, 0.92, 0.95]
+    assert ordered_control(found, [6]) == found  # in order with its neighbours
+    assert ordered_control([0.5, 0.1, 0.9], [1]) == [0.5, 0.5, 0.9]  # raised to the one before
+    assert ordered_control([0.0, 0.9, 0.5], [1]) == [0.0, 0.5, 0.5]  # capped by the next
 
 
 def test_a_match_plays_every_deal_from_every_seat_and_is_repeatable() -> None:
