@@ -159,9 +159,10 @@ def expert_weights_for(players: int | None) -> Weights:
     greedy bots.  With three players greedy with its set won 49.6% of 150 held-out games
     against two with the three-player set (par 33.3%).  Tuned against greedy, the sets
     are not as good against the search itself: 60.5% of 200 two-player games against
-    ``hard``, and 14.1% of 96 four-player games against three (par 25%); a two-player set
-    tuned harder against greedy did worse in the search still (docs/bots.md, The expert
-    level)."""
+    ``hard``, and 32.3% of 96 four-player games against three (par 25%), where the
+    four-player set with its control table out of order, as tuned, had won 14.1%; a
+    two-player set tuned harder against greedy did worse in the search still
+    (docs/bots.md, The expert level)."""
     if players is None:
         return EXPERT_BY_PLAYERS[2]
     return EXPERT_BY_PLAYERS.get(players) or weights_for(players)
