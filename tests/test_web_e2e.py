@@ -143,7 +143,15 @@ def test_demo_game_against_a_bot_to_the_end(
         wait_my_turn(page, 60_000)
         if state(page)["over"]:
             break
-        play_simple_turn(page)
+        try:
+            play_simple_turn(page)
+        except Exception as stuck:  # keep what the page showed: a rare stall seen once in CI
+            shot(page, "99-demo-stuck")
+            s = state(page)
+            raise AssertionError(
+                f"stuck: phase {s['phase']}, your_turn {s.get('your_turn')}, state {s['state']}, "
+                f"turn card {page.inner_text('#turn-card')!r}, page errors {errors}"
+            ) from stuck
     page.wait_for_selector("#final-scores")
     shot(page, "05-demo-final-scores")
     final = state(page)
