@@ -76,8 +76,9 @@ def from_vector(vector: Sequence[float], base: Weights = DEFAULT_WEIGHTS,
     for (name, (low, high)), value in zip(space.items(), vector, strict=True):
         clipped = min(high, max(low, float(value)))
         if name.startswith("control["):
-            control[_entry(name)] = clipped
-            tuned.append(_entry(name))
+            entry = _entry(name)
+            control[entry] = clipped
+            tuned.append(entry)
         else:
             data[name] = clipped
     data["control"] = ordered_control(control, tuned)
