@@ -152,17 +152,18 @@ def expert_weights_for(players: int | None) -> Weights:
     Why the expert has sets of its own: a search is only as good as what it scores its
     leaves with, and the gain is largest where its evaluation is better than its
     opponents'.  With two players greedy with its set won 62.0% of 200 held-out games
-    against greedy with the defaults, and the search with it 88.5% of 100 games
-    against greedy where the same search with the defaults had won 70.5%.  With four
-    players greedy with its set won 39.5% of 100 held-out games against three with the
-    four-player set (par 25%); the search with it won 65.4% of 200 games against three
-    greedy bots.  With three players greedy with its set won 49.6% of 150 held-out games
-    against two with the three-player set (par 33.3%).  Tuned against greedy, the sets
-    are not as good against the search itself: 60.5% of 200 two-player games against
-    ``hard``, and 32.3% of 96 four-player games against three (par 25%), where the
-    four-player set with its control table out of order, as tuned, had won 14.1%; a
-    two-player set tuned harder against greedy did worse in the search still
-    (docs/bots.md, The expert level)."""
+    against greedy with the defaults, and the search with it 88.5% of 100 games against
+    greedy where the same search with the defaults had won 70.5%.  With four players
+    greedy with its set won 39.5% of 100 held-out games against three with the
+    four-player set (par 25%); the search with it won 69.5% of 200 games against three
+    greedy bots (65.4% with its control table as tuned).  With three players greedy with
+    its set won 49.6% of 150 held-out games against two with the three-player set (par
+    33.3%).  Tuned against greedy, the sets are not as good against the search itself:
+    60.5% of 200 two-player games against ``hard``, and 31.2% of 200 four-player games
+    against three (par 25%); on the first 96 of those the four-player set with its
+    control table out of order, as tuned, had won 14.1%, in order 32.3%; a two-player
+    set tuned harder against greedy did worse in the search still (docs/bots.md, The
+    expert level)."""
     if players is None:
         return EXPERT_BY_PLAYERS[2]
     return EXPERT_BY_PLAYERS.get(players) or weights_for(players)
