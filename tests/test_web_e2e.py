@@ -138,7 +138,7 @@ def test_demo_game_against_a_bot_to_the_end(
     # end the turn; the bot plays; then keep playing to the final scores. Wait for the
     # server's answer first: until it comes, the page still shows our turn, and the loop
     # below would read that stale turn and press an End turn button that is about to go
-    # (it did once in CI: the bot had played and our tile phase was up by the click)
+    # (it did in CI: by the click the bot had played and our tile phase was up)
     before = state(page)["state"]
     end_turn(page)
     wait_state(page, f"S.state > {before}")
