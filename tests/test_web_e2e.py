@@ -135,13 +135,9 @@ def test_demo_game_against_a_bot_to_the_end(
     shot(page, "04-demo-refused-with-rule")
     href = page.get_attribute("#refusal a.rule-link", "href")
     assert href and href.startswith("/rules/en#")
-    # end the turn; the bot plays; then keep playing to the final scores. Wait for the
-    # server's answer first: until it comes, the page still shows our turn, and the loop
-    # below would read that stale turn and press an End turn button that is about to go
-    # (it did in CI: by the click the bot had played and our tile phase was up)
-    before = state(page)["state"]
+    # end the turn (end_turn waits for the server's answer); the bot plays; then keep
+    # playing to the final scores
     end_turn(page)
-    wait_state(page, f"S.state > {before}")
     deadline = time.monotonic() + 240
     while not state(page)["over"]:
         assert time.monotonic() < deadline, "game did not finish"
@@ -150,7 +146,7 @@ def test_demo_game_against_a_bot_to_the_end(
             break
         try:
             play_simple_turn(page)
-        except Exception as stuck:  # keep what the page showed: a rare stall seen once in CI
+        except Exception as stuck:  # keep what the page showed when the loop stalls
             shot(page, "99-demo-stuck")
             s = state(page)
             raise AssertionError(

@@ -168,7 +168,12 @@ END_TURN = '#turn-card button[data-action="end"]'
 
 def end_turn(page: Any, selector: str = END_TURN) -> None:
     """Press "End turn"; with action points left the page asks first (issue 32) and ends
-    the turn only when that is confirmed: confirmed here."""
+    the turn only when that is confirmed: confirmed here.  Returns once the server has
+    answered: until then the page still shows the turn just ended, and a caller reading
+    it would act on a stale turn (a demo test did, in CI: by its next click the bot had
+    played and the button was gone)."""
+    before = state(page)["state"]
     page.click(selector)
     if page.locator("#confirm-end").count():
         page.click("#confirm-end-yes")
+    wait_state(page, f"S.state > {before}")
