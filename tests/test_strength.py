@@ -98,3 +98,32 @@ def test_bad_lines_and_results_are_reported_by_place(tmp_path: Path) -> None:
     result = runner.invoke(app, ["strength", str(fresh), "--add", str(bad)])
     assert result.exit_code == 1 and "bots.x." in result.output
     assert not fresh.exists()  # nothing written for a result that cannot be read
+
+
+DOCS_ARENA = Path(__file__).resolve().parent.parent / "docs" / "arena"
+
+
+def committed_lineups() -> list[tuple[str, str]]:
+    """(where, bot label) for every bot of the committed arena runs and strength history."""
+    found = []
+    for path in sorted(DOCS_ARENA.glob("*.json")):
+        result = json.loads(path.read_text())
+        if "config" in result:  # an arena result (the others are tuning runs, models)
+            found += [(path.name, label) for label in result["bots"]]
+    for place, entry in enumerate(read_history(DOCS_ARENA / "history.jsonl"), 1):
+        found += [(f"history.jsonl entry {place}", label) for label in entry.bots]
+    return found
+
+
+def test_every_committed_run_names_bots_the_arena_can_build_again() -> None:
+    """The docs give the commands behind their figures; a bot label that points at a
+    scratch file (``greedy@/tmp/...``) or at weights since moved could not be run again."""
+    lineups = committed_lineups()
+    assert len(lineups) > 100 and any("@hand_set" in label for _, label in lineups)
+    unbuildable = []
+    for where, label in lineups:
+        try:
+            parse_bots(label, 4)
+        except ValueError as exc:
+            unbuildable.append(f"{where}: {exc}")
+    assert unbuildable == []
