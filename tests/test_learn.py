@@ -290,6 +290,56 @@ def test_tikal_learn_calibrate_names_the_file_that_does_not_replay(tmp_path: Pat
     assert bad.exit_code == 1 and "game-0005.json" in bad.output
 
 
+def test_the_search_win_chance_is_judged_for_each_temperature(tmp_path: Path) -> None:
+    """``spread_fit`` scores exactly the search's reward (``win_chance`` over the hand-made
+    estimates, spread = temperature * (1 + rounds ahead)) and names the best temperature."""
+    from tikal.bots.evaluate import Evaluator
+    from tikal.bots.learn import UnreadableRecord, measured_positions, spread_fit
+    from tikal.bots.mcts import win_chance
+
+    records = recorded_games(tmp_path)
+    found = spread_fit([(f"game {i}", r) for i, r in enumerate(records)], EXPERT_WEIGHTS,
+                       [5.0, 1.0, 2.5])
+    assert set(found) == {"2", "3"} and found["2"]["games"] == 2
+    three = found["3"]
+    assert list(three["log_loss"]) == [1.0, 2.5, 5.0]
+    assert three["best"] == min(three["log_loss"], key=three["log_loss"].get)
+
+    def by_hand(game: Game) -> tuple[list[float], int]:
+        ev = Evaluator(game, EXPERT_WEIGHTS)
+        return ev.values(game), max(ev.rounds)
+
+    positions, shares = measured_positions(records[2], by_hand)
+    assert three["positions"] == len(positions)
+    expected = np.mean([-sum(share * np.log(win_chance(values, q, 2.5 * (1 + ahead)))
+                              for q, share in enumerate(shares) if share)
+                        for values, ahead in positions])
+    assert three["log_loss"][2.5] == pytest.approx(expected, rel=1e-9)
+    cut = {**records[1], "log": [*records[1]["log"][:3], "not an action"]}
+    with pytest.raises(UnreadableRecord):
+        spread_fit([("cut", cut)], EXPERT_WEIGHTS)
+
+
+def test_tikal_learn_spread_prints_the_log_loss_by_temperature(tmp_path: Path) -> None:
+    games = tmp_path / "games"
+    games.mkdir()
+    recorded_games(games, count=2)
+    out = tmp_path / "spread.json"
+    result = runner.invoke(app, ["learn", "spread", str(games), "--weights", "expert",
+                                 "--temperatures", "2.5, 5", "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "2 recorded games" in result.output and "2 players" in result.output
+    saved = json.loads(out.read_text())["2"]
+    assert set(saved["log_loss"]) == {"2.5", "5.0"} and saved["best"] in (2.5, 5.0)
+    german = runner.invoke(app, ["learn", "spread", str(games), "--lang", "de"])
+    assert german.exit_code == 0 and "Temperatur" in german.output
+    for option, value, named in (("--temperatures", "2.5,hot", "hot"),
+                                 ("--temperatures", "0", "0"),
+                                 ("--weights", "no_such_set", "no_such_set")):
+        bad = runner.invoke(app, ["learn", "spread", str(games), option, value])
+        assert bad.exit_code == 2 and named in bad.output and option in bad.output
+
+
 def test_volcano_odds_follow_the_letters_left_in_the_stack() -> None:
     """The chance that the next tile is a volcano, the draws expected before one and who
     draws it, from the public make-up of the stack ([SETUP-1], [SCORE-1])."""

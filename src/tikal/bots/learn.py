@@ -31,14 +31,14 @@ import math
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Final
+from typing import TYPE_CHECKING, Any, Final, TypeVar
 
 from ..actions import END_TURN, Action
 from ..errors import RecordError
 from ..game import Game
 from . import make_bot
 from .arena import Executor, SerialExecutor
-from .evaluate import load_weights
+from .evaluate import Evaluator, Weights, load_weights
 from .features import NAMES, rows_of
 from .value import DEFAULT_TEMPERATURE, ROUNDS_AHEAD, ValueModel
 
@@ -58,6 +58,8 @@ SEAT_BOTS: Final = (("medium", 0.45), ("easy", 0.2), ("greedy@expert", 0.15),
                     ("greedy@hand_set", 0.1), ("greedy@four_players", 0.1))
 
 ESTIMATE = NAMES.index("own.estimate")
+
+T = TypeVar("T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -416,15 +418,22 @@ def record_positions(record: dict[str, Any]) -> tuple[list[list[list[float]]], l
     """A recorded game's positions as :func:`play_selfplay` sees them (at the start and
     after every turn but the last; every player's feature row), and each player's share
     of the win.  Raises :class:`~tikal.errors.RecordError` on a bad record."""
+    return measured_positions(record, rows_of)
+
+
+def measured_positions(record: dict[str, Any], measure: Callable[[Game], T]
+                       ) -> tuple[list[T], list[float]]:
+    """``measure`` of each of a recorded game's positions (those :func:`record_positions`
+    gives), and each player's share of the win (all 0 for an unfinished game)."""
     from ..record import replay_steps
 
-    positions: list[list[list[float]]] = []
+    positions: list[T] = []
     game, seen = None, 0
     for game in replay_steps(record, Game):
         added = game.history[seen:]  # the step's action and the chance it drew
         seen = len(game.history)
         if not positions or counts_as_position(added, game):
-            positions.append(rows_of(game))
+            positions.append(measure(game))
     assert game is not None
     winners = game.winners if game.is_over else []
     shares = [1 / len(winners) if q in winners else 0.0 for q in range(game.players)]
@@ -471,3 +480,55 @@ def calibrate_records(records: Iterable[tuple[str, dict[str, Any]]], model: Valu
                 np.asarray(learned), hand_made_chances(np.asarray(estimates), np.asarray(rounds)),
                 np.asarray(wins))}
             for n, (learned, estimates, rounds, wins) in sorted(by_count.items())}
+
+
+#: Temperatures ``learn spread`` tries by default: the search's (2.5) and around it.
+SPREAD_TEMPERATURES: Final = (1.5, 2.5, 3.5, 5.0, 7.0, 10.0)
+
+
+def spread_fit(records: Iterable[tuple[str, dict[str, Any]]], weights: Weights,
+               temperatures: Iterable[float] = SPREAD_TEMPERATURES,
+               ) -> dict[str, dict[str, Any]]:
+    """How well the search's win chance (:func:`~tikal.bots.mcts.win_chance`: a softmax
+    over the hand-made estimates with ``weights``, spread = temperature * (1 + scoring
+    rounds ahead)) predicted the winners of finished recorded games, per player count:
+    the mean log loss for each temperature and the best of them.
+
+    Why: with two players the search's reward is that chance, so its temperature says how
+    much a point of lead is worth; a spread too sharp for the weights' estimates makes a
+    small lead look like a won game.  Judged on the expert's 100 games against ``hard``
+    (deals 90000-90049) the search's 2.5 was too sharp for the expert set: log loss 0.637,
+    at 5 0.591, the best of 1.5-10 (on its 100 games against greedy, 0.540 and 0.532,
+    the best 3.5 with 0.525; docs/bots.md).  ``records`` are (name, record) pairs as for
+    :func:`calibrate_records`."""
+    import numpy as np
+
+    def estimates(game: Game) -> tuple[list[float], int]:
+        ev = Evaluator(game, weights)
+        return ev.values(game), max(ev.rounds)
+
+    tried = sorted(set(temperatures))
+    by_count: dict[int, tuple[list[list[float]], list[int], list[list[float]]]] = {}
+    games: dict[int, int] = {}
+    for name, record in records:
+        try:
+            positions, shares = measured_positions(record, estimates)
+        except RecordError as exc:
+            raise UnreadableRecord(name, exc) from exc
+        if not sum(shares):
+            continue
+        values, rounds, wins = by_count.setdefault(len(shares), ([], [], []))
+        games[len(shares)] = games.get(len(shares), 0) + 1
+        for estimate, ahead in positions:
+            values.append(estimate)
+            rounds.append(ahead)
+            wins.append(shares)
+    found: dict[str, dict[str, Any]] = {}
+    for n, (values, rounds, wins) in sorted(by_count.items()):
+        spreads = 1 + np.asarray(rounds, dtype=float)
+        losses = [_scores(_chances(np.asarray(values), t * spreads), np.asarray(wins))[0]
+                  for t in tried]
+        found[str(n)] = {"games": games[n], "positions": len(wins),
+                         "log_loss": dict(zip(tried, losses, strict=True)),
+                         "best": tried[int(np.argmin(losses))]}
+    return found

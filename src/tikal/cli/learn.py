@@ -1,6 +1,7 @@
 """``tikal learn``: the learned evaluation's two steps, self-play data (``learn data``) and
 training (``learn train``), and its win chances judged on games played elsewhere (``learn
-calibrate``: arena or web records); the work is done by :mod:`tikal.bots.learn`."""
+calibrate``: arena or web records), as is the search's own win chance for a weight set's
+estimates (``learn spread``); the work is done by :mod:`tikal.bots.learn`."""
 
 from __future__ import annotations
 
@@ -13,19 +14,24 @@ import typer
 from rich.table import Table
 
 from ..bots.arena import EXECUTORS, make_executor
+from ..bots.learn import SPREAD_TEMPERATURES
 from .common import LangOption, console, decimal, fail, language_of, progress_bar, say
 
 #: Where ``learn train`` writes by default: the package's model (the bots' ``expert``).
 PACKAGED = Path(str(resources.files("tikal").joinpath("data", "value_model.json")))
 
+#: ``learn spread``'s default ``--temperatures``.
+TRIED_SPREADS = ",".join(f"{t:g}" for t in SPREAD_TEMPERATURES)
+
 
 def register(app: typer.Typer) -> None:
-    """Add ``learn data`` and ``learn train`` to ``app``."""
+    """Add ``learn data``, ``train``, ``calibrate`` and ``spread`` to ``app``."""
     learn = typer.Typer(help="Learn the value model from self-play: data, then training.",
                         no_args_is_help=True)
     learn.command("data")(data)
     learn.command("train")(train)
     learn.command("calibrate")(calibrate)
+    learn.command("spread")(spread)
     app.add_typer(learn, name="learn")
 
 
@@ -134,14 +140,7 @@ def calibrate(
         value = load_model(model)
     except ValueError as exc:
         raise fail(str(exc), language) from None
-    files = sorted(f for p in paths for f in (p.glob("*.json") if p.is_dir() else [p]))
-    loaded = []
-    for file in files:
-        try:
-            loaded.append((str(file), json.loads(file.read_text(encoding="utf-8"))))
-        except (OSError, ValueError) as exc:
-            raise fail(say("learn.bad_record", language, path=str(file), why=str(exc)),
-                       language) from None
+    loaded = _records(paths, language)
     try:
         found = calibrate_records(loaded, value)
     except UnreadableRecord as exc:
@@ -156,6 +155,91 @@ def calibrate(
     title = say("learn.calibrated_title", language, games=games,
                 model=str(model) if model else "value_model.json")
     console().print(_calibration_table(found, title, language, games=True))
+
+
+def _records(paths: list[Path], language: str) -> list[tuple[str, dict[str, object]]]:
+    """The records in ``paths`` (files, or folders of ``*.json``) with their file names;
+    a failure naming the file that is not JSON."""
+    files = sorted(f for p in paths for f in (p.glob("*.json") if p.is_dir() else [p]))
+    loaded = []
+    for file in files:
+        try:
+            loaded.append((str(file), json.loads(file.read_text(encoding="utf-8"))))
+        except (OSError, ValueError) as exc:
+            raise fail(say("learn.bad_record", language, path=str(file), why=str(exc)),
+                       language) from None
+    return loaded
+
+
+def spread(
+    paths: Annotated[list[Path], typer.Argument(
+        help="Game records (.json), or folders of them (as `tikal arena --records` writes).")],
+    weights: Annotated[str, typer.Option(
+        help="The weights whose estimates are judged: a packaged set's name or a file.")
+    ] = "expert",
+    temperatures: Annotated[str, typer.Option(
+        help="Temperatures to try, comma-separated (points per scoring round ahead).")
+    ] = TRIED_SPREADS,
+    json_out: Annotated[Path | None, typer.Option(
+        "--json", help="Save the figures per player count (JSON).")] = None,
+    lang: LangOption = None,
+) -> None:
+    """Judge the search's win chance (its two-player reward) on finished recorded games:
+    the log loss for each temperature, with the hand-made estimates of a weight set."""
+    language = language_of(lang)
+    _numpy(language)
+    from ..bots.evaluate import weights_file
+    from ..bots.learn import UnreadableRecord, spread_fit
+
+    try:
+        chosen = weights_file(weights)
+    except ValueError as exc:
+        raise typer.BadParameter(str(exc), param_hint="--weights") from None
+    tried = _temperatures(temperatures, language)
+    loaded = _records(paths, language)
+    try:
+        found = spread_fit(loaded, chosen, tried)
+    except UnreadableRecord as exc:
+        raise fail(say("learn.bad_record", language, path=exc.name, why=str(exc.error)),
+                   language) from None
+    if not found:
+        raise fail(say("learn.no_records", language,
+                       paths=", ".join(str(p) for p in paths)), language)
+    if json_out is not None:
+        json_out.write_text(json.dumps(found, indent=1), encoding="utf-8")
+    games = sum(int(row["games"]) for row in found.values())
+    table = Table(title=say("learn.spread_title", language, games=games, weights=weights))
+    table.add_column(say("learn.col.temperature", language), justify="right")
+    for players in found:
+        table.add_column(say("learn.col.players_log_loss", language, players=players),
+                         justify="right")
+    for t in tried:
+        table.add_row(decimal(t, 1, language), *(
+            _marked(decimal(row["log_loss"][t], 3, language), t == row["best"])
+            for row in found.values()))
+    console().print(table)
+
+
+def _temperatures(text: str, language: str) -> list[float]:
+    """The ``--temperatures`` list; a BadParameter naming the entry that is not one."""
+    tried = []
+    for entry in (e.strip() for e in text.split(",") if e.strip()):
+        try:
+            value = float(entry)
+        except ValueError:
+            value = 0.0
+        if not value > 0:
+            raise typer.BadParameter(say("learn.bad_temperature", language, entry=entry),
+                                     param_hint="--temperatures")
+        tried.append(value)
+    if not tried:
+        raise typer.BadParameter(say("learn.bad_temperature", language, entry=text),
+                                 param_hint="--temperatures")
+    return sorted(set(tried))
+
+
+def _marked(text: str, best: bool) -> str:
+    return f"[bold]{text}[/bold]" if best else text
 
 
 def _table(report: dict[str, object], language: str) -> Table:
