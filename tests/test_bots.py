@@ -55,6 +55,9 @@ def test_make_bot_knows_every_name_and_rejects_others() -> None:
     assert set(PRESETS) == {"easy", "medium", "hard", "expert"}
     expert = make_bot("expert", 1)
     assert isinstance(expert, MCTSBot) and expert.weights == EXPERT_WEIGHTS  # its own set
+    hard = make_bot("hard", 1)
+    assert isinstance(hard, MCTSBot)
+    assert expert.temperature > hard.temperature  # its win chance as fitted to its set
     with pytest.raises(ValueError, match="unknown bot"):
         make_bot("grandmaster", 1)
     with pytest.raises(ValueError, match="budget"):

@@ -18,7 +18,8 @@ with a beam search and a hand-made evaluation, see :mod:`tikal.bots.planner`),
 sometimes plays its second or third best plan, ``medium`` = greedy,
 ``hard`` = mcts with 1.8 s per turn (its default), ``expert`` = the same search with
 the expert level's evaluation (:func:`~tikal.bots.evaluate.expert_weights_for`: weights
-tuned by self-play over the temple contests and the control of small leads).  The
+tuned by self-play over the temple contests and the control of small leads) and, with
+two players, a win chance as calibrated for those weights (a softer one).  The
 learned value model (:mod:`tikal.bots.value`, ``tikal learn``) can score a search's
 leaves instead (``make_bot("mcts", value="learned")``); it judges the analysis's win
 chances.
@@ -70,8 +71,12 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
     "easy": ("greedy", {"beam": 1, "placements": 2, "noise": 0.3}),
     "medium": ("greedy", {}),
     "hard": ("mcts", {"seconds": 1.8}),
-    "expert": ("mcts", {"seconds": 1.8, "weights": EXPERT}),
+    "expert": ("mcts", {"seconds": 1.8, "weights": EXPERT, "temperature": 5.0}),
 }
+# The expert's temperature (its two-player reward's spread, points per scoring round
+# ahead): the one that fits its set's estimates best on its games (``tikal learn spread``:
+# log loss 0.591 at 5 against 0.637 at hard's 2.5); with it the expert beat ``hard`` more
+# often on the same deals (docs/bots.md, The expert level).
 
 
 def make_bot(

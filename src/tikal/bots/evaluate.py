@@ -159,8 +159,9 @@ def expert_weights_for(players: int | None) -> Weights:
     greedy bots (65.4% with its control table as tuned).  With three players greedy with
     its set won 49.6% of 150 held-out games against two with the three-player set (par
     33.3%).  Tuned against greedy, the sets are not as good against the search itself:
-    60.5% of 200 two-player games against ``hard``, and 31.2% of 200 four-player games
-    against three (par 25%); on the first 96 of those the four-player set with its
+    60.5% of 200 two-player games against ``hard`` (70.2% with the expert's win chance
+    calibrated for the set, :mod:`.mcts`), and 31.2% of 200 four-player games against
+    three (par 25%); on the first 96 of those the four-player set with its
     control table out of order, as tuned, had won 14.1%, in order 32.3%; a two-player
     set tuned harder against greedy did worse in the search still (docs/bots.md, The
     expert level)."""

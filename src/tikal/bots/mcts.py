@@ -72,6 +72,12 @@ rewarded keeping level with the leader over gaining on the field, while the
 rollouts' opponents chase the objective; rewarding what the simulated players
 pursue keeps the search's values consistent.
 
+The two-player chance's ``temperature`` (points of spread per scoring round ahead) should
+fit the weights' estimates: ``tikal learn spread`` judges it on recorded games.  For the
+expert level's set 2.5 was too sharp (log loss 0.637 on its games against ``hard``, at 5
+0.591), and with 5 the expert won 70.2% of 200 games against ``hard`` where it had won
+60.5% (paired +9.8 points, standard error 4.1; docs/bots.md).
+
 Ending the rollout right after the bot's own next turn matters: the evaluation
 judges positions just after the judged player moved (as in the planner); ending
 after the opponents' replies made the bot too pessimistic about contested
@@ -164,7 +170,8 @@ class MCTSBot(PlanningBot):
             raise ValueError(f"reward is one of {', '.join(REWARDS)}")
         #: None: ``win`` with two players, ``objective`` with more (module docstring).
         self.reward = reward
-        #: Points of uncertainty per scoring round still ahead (``win`` reward).
+        #: Points of uncertainty per scoring round still ahead (``win`` reward); the
+        #: expert preset's is 5, fitted to its weights (module docstring).
         self.temperature = temperature
         if replies not in REPLIES:
             raise ValueError(f"replies is one of {', '.join(REPLIES)}")
