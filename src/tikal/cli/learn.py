@@ -6,9 +6,10 @@ estimates (``learn spread``); the work is done by :mod:`tikal.bots.learn`."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
@@ -133,16 +134,32 @@ def calibrate(
     per player count, next to the hand-made evaluation's and the uniform guess."""
     language = language_of(lang)
     _numpy(language)
-    from ..bots.learn import UnreadableRecord, calibrate_records
+    from ..bots.learn import calibrate_records
     from ..bots.value import load_model
 
     try:
         value = load_model(model)
     except ValueError as exc:
         raise fail(str(exc), language) from None
-    loaded = _records(paths, language)
+    found, games = _judge(paths, lambda loaded: calibrate_records(loaded, value), json_out,
+                          language)
+    title = say("learn.calibrated_title", language, games=games,
+                model=str(model) if model else "value_model.json")
+    console().print(_calibration_table(found, title, language, games=True))
+
+
+Judged = dict[str, dict[str, Any]]
+
+
+def _judge(paths: list[Path], judge: Callable[[list[tuple[str, dict[str, Any]]]], Judged],
+           json_out: Path | None, language: str) -> tuple[Judged, int]:
+    """``judge``'s figures per player count for the records in ``paths`` (saved to
+    ``json_out`` if given) and the games judged; a failure naming a record that does not
+    replay, or saying that none was finished."""
+    from ..bots.learn import UnreadableRecord
+
     try:
-        found = calibrate_records(loaded, value)
+        found = judge(_records(paths, language))
     except UnreadableRecord as exc:
         raise fail(say("learn.bad_record", language, path=exc.name, why=str(exc.error)),
                    language) from None
@@ -151,13 +168,10 @@ def calibrate(
                        paths=", ".join(str(p) for p in paths)), language)
     if json_out is not None:
         json_out.write_text(json.dumps(found, indent=1), encoding="utf-8")
-    games = sum(int(row["games"]) for row in found.values())
-    title = say("learn.calibrated_title", language, games=games,
-                model=str(model) if model else "value_model.json")
-    console().print(_calibration_table(found, title, language, games=True))
+    return found, sum(int(row["games"]) for row in found.values())
 
 
-def _records(paths: list[Path], language: str) -> list[tuple[str, dict[str, object]]]:
+def _records(paths: list[Path], language: str) -> list[tuple[str, dict[str, Any]]]:
     """The records in ``paths`` (files, or folders of ``*.json``) with their file names;
     a failure naming the file that is not JSON."""
     files = sorted(f for p in paths for f in (p.glob("*.json") if p.is_dir() else [p]))
@@ -189,25 +203,15 @@ def spread(
     language = language_of(lang)
     _numpy(language)
     from ..bots.evaluate import weights_file
-    from ..bots.learn import UnreadableRecord, spread_fit
+    from ..bots.learn import spread_fit
 
     try:
         chosen = weights_file(weights)
     except ValueError as exc:
         raise typer.BadParameter(str(exc), param_hint="--weights") from None
     tried = _temperatures(temperatures, language)
-    loaded = _records(paths, language)
-    try:
-        found = spread_fit(loaded, chosen, tried)
-    except UnreadableRecord as exc:
-        raise fail(say("learn.bad_record", language, path=exc.name, why=str(exc.error)),
-                   language) from None
-    if not found:
-        raise fail(say("learn.no_records", language,
-                       paths=", ".join(str(p) for p in paths)), language)
-    if json_out is not None:
-        json_out.write_text(json.dumps(found, indent=1), encoding="utf-8")
-    games = sum(int(row["games"]) for row in found.values())
+    found, games = _judge(paths, lambda loaded: spread_fit(loaded, chosen, tried), json_out,
+                          language)
     table = Table(title=say("learn.spread_title", language, games=games, weights=weights))
     table.add_column(say("learn.col.temperature", language), justify="right")
     for players in found:
