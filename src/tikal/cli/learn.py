@@ -24,6 +24,9 @@ PACKAGED = Path(str(resources.files("tikal").joinpath("data", "value_model.json"
 #: ``learn spread``'s default ``--temperatures``.
 TRIED_SPREADS = ",".join(f"{t:g}" for t in SPREAD_TEMPERATURES)
 
+#: Figures per player count, as ``learn calibrate`` and ``learn spread`` judge records.
+Judged = dict[str, dict[str, Any]]
+
 
 def register(app: typer.Typer) -> None:
     """Add ``learn data``, ``train``, ``calibrate`` and ``spread`` to ``app``."""
@@ -146,9 +149,6 @@ def calibrate(
     title = say("learn.calibrated_title", language, games=games,
                 model=str(model) if model else "value_model.json")
     console().print(_calibration_table(found, title, language, games=True))
-
-
-Judged = dict[str, dict[str, Any]]
 
 
 def _judge(paths: list[Path], judge: Callable[[list[tuple[str, dict[str, Any]]]], Judged],
