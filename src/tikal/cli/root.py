@@ -26,7 +26,7 @@ COMMAND_MODULES: dict[str, tuple[str, ...]] = {
     "bots": ("arena",),
     "play": ("play",),
     "rules": ("rules",),
-    "strength": ("strength",),
+    "strength": ("strength", "compare"),
     "analyze": ("analyze",),
     "tune": ("tune",),
     "learn": ("learn",),

@@ -1,5 +1,6 @@
 """``tikal strength``: bot strength over time, from the history that ``tikal arena --history``
-writes; the work is done by :mod:`tikal.bots.strength`."""
+writes; ``tikal compare``: two runs of a bot paired by deal and seat.  The work is done by
+:mod:`tikal.bots.strength` and :mod:`tikal.bots.compare`."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from ..bots.compare import CompareError, Paired, Side, compare, side_of
 from ..bots.strength import (
     HistoryEntry,
     HistoryError,
@@ -20,12 +22,13 @@ from ..bots.strength import (
     read_history,
     save_strength_plot,
 )
-from .common import LangOption, fail, language_of, say, wide_console
+from .common import LangOption, decimal, fail, language_of, percent, say, wide_console
 
 
 def register(app: typer.Typer) -> None:
-    """Add ``strength`` to ``app``."""
+    """Add ``strength`` and ``compare`` to ``app``."""
     app.command()(strength)
+    app.command("compare")(compare_runs)
 
 
 def strength(
@@ -84,3 +87,85 @@ def history_table(entries: list[HistoryEntry], language: str = "en") -> Table:
                 f"{b.mean_score:.1f}",
             )
     return table
+
+
+def compare_runs(
+    runs: Annotated[list[Path], typer.Argument(
+        help="Arena results (tikal arena --out) of the bot as it is now, one or more.")],
+    against: Annotated[list[Path], typer.Option(
+        help="An arena result of the bot to compare with (repeat for several runs).")],
+    bot: Annotated[str | None, typer.Option(
+        help="The bot's label in RUNS (default: each run's first bot).")] = None,
+    against_bot: Annotated[str | None, typer.Option(
+        help="The bot's label in the --against runs (default: each run's first bot).")
+    ] = None,
+    json_out: Annotated[Path | None, typer.Option(
+        "--json", help="Save the figures as JSON here.")] = None,
+    lang: LangOption = None,
+) -> None:
+    """Two runs of a bot on the same deals, paired by deal and seat: the difference in
+    win rate and score, with its standard error."""
+    language = language_of(lang)
+    try:
+        first = side_of(_results(runs, language), bot)
+        second = side_of(_results(against, language), against_bot)
+        paired = compare(first, second)
+    except CompareError as exc:
+        raise fail(say(f"compare.{exc.key}", language, **exc.params), language) from None
+    console = wide_console()
+    console.print(compare_table(first, second, paired, language))
+    console.print(escape(paired_sentence(paired, language)))
+    if json_out is not None:
+        figures = {"first": _side_json(first), "second": _side_json(second),
+                   "paired": paired.to_json()}
+        json_out.write_text(json.dumps(figures, indent=1), encoding="utf-8")
+        console.print(escape(say("written", language, path=str(json_out))))
+
+
+def _results(paths: list[Path], language: str) -> list[tuple[str, object]]:
+    """The arena results in ``paths`` with their file names; a failure naming one that
+    cannot be read."""
+    loaded = []
+    for path in paths:
+        try:
+            loaded.append((str(path), json.loads(path.read_text(encoding="utf-8"))))
+        except (OSError, ValueError) as exc:
+            raise fail(say("compare.unreadable", language, file=str(path), reason=str(exc)),
+                       language) from None
+    return loaded
+
+
+def compare_table(first: Side, second: Side, paired: Paired, language: str = "en") -> Table:
+    """Each side's games and win rate, then the same over the games both played."""
+    table = Table(title=say("compare.title", language, rules=first.rules,
+                            players=first.players))
+    for name in ("side", "bot", "games", "win_rate", "ci95", "mean_score"):
+        table.add_column(say(f"col.{name}", language),
+                         justify="right" if name in ("games", "mean_score") else "left")
+    for which, side in (("first", first), ("second", second)):
+        low, high = side.ci95
+        table.add_row(say(f"compare.{which}", language), ", ".join(side.labels),
+                      str(side.games), percent(side.win_rate, language),
+                      f"{percent(low, language)}-{percent(high, language)}",
+                      decimal(side.mean_score, 1, language))
+    return table
+
+
+def paired_sentence(paired: Paired, language: str = "en") -> str:
+    """The paired difference in words, with what was left out."""
+    def se(value: float | None) -> str:
+        return "-" if value is None else decimal(value, 1, language)
+
+    return say("compare.paired", language, games=paired.games,
+               first=percent(paired.first_rate, language),
+               second=percent(paired.second_rate, language),
+               points=("+" if paired.points >= 0 else "") + decimal(paired.points, 1, language),
+               points_se=se(paired.points_se),
+               score=("+" if paired.score >= 0 else "") + decimal(paired.score, 1, language),
+               score_se=se(paired.score_se),
+               only_first=paired.only_first, only_second=paired.only_second)
+
+
+def _side_json(side: Side) -> dict[str, object]:
+    return {"bots": list(side.labels), "games": side.games, "win_rate": side.win_rate,
+            "ci95": list(side.ci95), "mean_score": side.mean_score}

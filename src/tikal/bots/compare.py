@@ -1,0 +1,196 @@
+"""Two arena runs of a bot compared game by game (``tikal compare``).
+
+The arena plays every deal from every seat, so two runs on the same deals can be compared
+*paired*: the bot's result on a deal and seat in one run against its result on the same
+deal and seat in the other.  Most of a game's outcome is the deal (tiles, tokens, volcano
+order), which the pairing cancels: over 200 two-player games of the expert against
+``hard`` the Wilson interval of each run is ±6.3 points wide, the paired difference's
+standard error 4.1 (docs/bots.md).  Every "paired" figure in the docs is this computation
+over the committed results in docs/arena.
+
+A side is one or more results (``tikal arena --out``), each naming its bot by label; by
+default the first of its line-up (the bot the run was about).  Only games both sides
+played on the same deal and seat are paired; the rest are counted, not used.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from .arena import wilson
+
+#: A game's place in a run: its deal's seed and the studied bot's seat.
+Key = tuple[int, int]
+
+
+class CompareError(ValueError):
+    """A result that cannot be compared; ``key`` and ``params`` say what and where
+    (``cli.compare.<key>`` in the message catalogs)."""
+
+    def __init__(self, key: str, **params: Any) -> None:
+        super().__init__(f"{key}: {params}")
+        self.key, self.params = key, params
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """The studied bot's share of the win (1, 0, or a tie's share) and its score."""
+
+    win: float
+    score: float
+
+
+@dataclass(frozen=True, slots=True)
+class Side:
+    """One side of a comparison: the studied bot's games from one or more runs."""
+
+    labels: tuple[str, ...]
+    rules: str
+    players: int
+    outcomes: dict[Key, Outcome]
+
+    @property
+    def games(self) -> int:
+        return len(self.outcomes)
+
+    @property
+    def win_rate(self) -> float:
+        return sum(o.win for o in self.outcomes.values()) / max(1, self.games)
+
+    @property
+    def ci95(self) -> tuple[float, float]:
+        return wilson(sum(o.win for o in self.outcomes.values()), self.games)
+
+    @property
+    def mean_score(self) -> float:
+        return sum(o.score for o in self.outcomes.values()) / max(1, self.games)
+
+
+@dataclass(frozen=True, slots=True)
+class Paired:
+    """The paired difference (first minus second) over the games both sides played."""
+
+    games: int
+    first_rate: float
+    second_rate: float
+    #: Mean difference of the win shares, in percentage points, and its standard error
+    #: (None with fewer than two pairs).
+    points: float
+    points_se: float | None
+    #: Mean difference of the bot's final score, and its standard error.
+    score: float
+    score_se: float | None
+    only_first: int
+    only_second: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {name: getattr(self, name) for name in self.__slots__}
+
+
+def side_of(results: Iterable[tuple[str, Any]], bot: str | None = None) -> Side:
+    """The games of ``bot`` (default: each run's first bot) in the named runs; an error
+    names the file and field that is missing or wrong, a game played twice, or runs of
+    different rules or player counts."""
+    outcomes: dict[Key, Outcome] = {}
+    where: dict[Key, str] = {}
+    labels: list[str] = []
+    kind: tuple[str, int, str] | None = None
+    for name, data in results:
+        config = _part(data, "config", dict, name)
+        rules = _part(config, "rules", str, name, "config.")
+        players = _part(config, "players", int, name, "config.")
+        if kind is not None and (rules, players) != kind[:2]:
+            raise CompareError("mixed", first=kind[2], rules=kind[0], players=kind[1],
+                               file=name, its_rules=rules, its_players=players)
+        kind = kind or (rules, players, name)
+        label = bot or _first_bot(config, name)
+        if label not in labels:
+            labels.append(label)
+        for key, outcome in _games_of(data, label, name):
+            if key in outcomes:
+                raise CompareError("twice", seed=key[0], seat=key[1], first=where[key],
+                                   file=name)
+            outcomes[key], where[key] = outcome, name
+    if kind is None:
+        raise CompareError("no_runs")
+    if not outcomes:
+        raise CompareError("no_games", bot=", ".join(labels))
+    return Side(tuple(labels), kind[0], kind[1], outcomes)
+
+
+def compare(first: Side, second: Side) -> Paired:
+    """The paired difference between two sides of the same rules and player count."""
+    if (first.rules, first.players) != (second.rules, second.players):
+        raise CompareError("sides_differ", rules=first.rules, players=first.players,
+                           its_rules=second.rules, its_players=second.players)
+    shared = sorted(first.outcomes.keys() & second.outcomes.keys())
+    if not shared:
+        raise CompareError("nothing_shared")
+    wins = [first.outcomes[k].win - second.outcomes[k].win for k in shared]
+    scores = [first.outcomes[k].score - second.outcomes[k].score for k in shared]
+    n = len(shared)
+    points, points_se = _mean_and_se([100 * w for w in wins])
+    score, score_se = _mean_and_se(scores)
+    return Paired(
+        games=n,
+        first_rate=sum(first.outcomes[k].win for k in shared) / n,
+        second_rate=sum(second.outcomes[k].win for k in shared) / n,
+        points=points, points_se=points_se, score=score, score_se=score_se,
+        only_first=first.games - n, only_second=second.games - n,
+    )
+
+
+def _mean_and_se(values: list[float]) -> tuple[float, float | None]:
+    """The mean and its standard error (sample standard deviation over √n)."""
+    n = len(values)
+    mean = sum(values) / n
+    if n < 2:
+        return mean, None
+    variance = sum((v - mean) ** 2 for v in values) / (n - 1)
+    return mean, math.sqrt(variance / n)
+
+
+def _first_bot(config: dict[str, Any], name: str) -> str:
+    lineup = _part(config, "lineup", list, name, "config.")
+    if not lineup or not isinstance(lineup[0], str):
+        raise CompareError("field", file=name, field="config.lineup")
+    return str(lineup[0])
+
+
+def _games_of(data: Any, label: str, name: str) -> Iterable[tuple[Key, Outcome]]:
+    """Each seat ``label`` played in the run's finished games (a mirror match has two)."""
+    for i, game in enumerate(_part(data, "games", list, name)):
+        field = f"games[{i}]"
+        if not isinstance(game, dict):
+            raise CompareError("field", file=name, field=field)
+        if game.get("error") is not None:
+            continue
+        seed = game.get("seed")
+        bots, wins, scores = game.get("bots"), game.get("wins"), game.get("scores")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise CompareError("field", file=name, field=f"{field}.seed")
+        for part, values in (("bots", bots), ("wins", wins), ("scores", scores)):
+            if not isinstance(values, list) or len(values) != len(bots or []):
+                raise CompareError("field", file=name, field=f"{field}.{part}")
+        assert isinstance(bots, list) and isinstance(wins, list) and isinstance(scores, list)
+        for seat, bot in enumerate(bots):
+            if bot != label:
+                continue
+            if not all(_number(v) for v in (wins[seat], scores[seat])):
+                raise CompareError("field", file=name, field=f"{field}.wins/scores")
+            yield (seed, seat), Outcome(float(wins[seat]), float(scores[seat]))
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _part(data: Any, name: str, kind: type, file: str, prefix: str = "") -> Any:
+    """``data[name]`` if it is a ``kind``; else an error naming the file and field."""
+    value = data.get(name) if isinstance(data, dict) else None
+    if not isinstance(value, kind) or isinstance(value, bool):
+        raise CompareError("field", file=file, field=prefix + name)
+    return value
