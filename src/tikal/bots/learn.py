@@ -449,6 +449,31 @@ class UnreadableRecord(ValueError):
         self.name, self.error = name, error
 
 
+#: A player count's finished games: how many, and every position's measure with the
+#: game's win shares.
+Finished = tuple[int, list[tuple[T, list[float]]]]
+
+
+def finished_by_count(records: Iterable[tuple[str, dict[str, Any]]],
+                      measure: Callable[[Game], T]) -> dict[int, Finished[T]]:
+    """The finished recorded games' positions by player count: how many games, and each
+    position's ``measure`` with its game's win shares (unfinished games are left out).
+    ``records`` are (name, record) pairs; the name is what :class:`UnreadableRecord`
+    reports when one does not replay."""
+    found: dict[int, Finished[T]] = {}
+    for name, record in records:
+        try:
+            positions, shares = measured_positions(record, measure)
+        except RecordError as exc:
+            raise UnreadableRecord(name, exc) from exc
+        if not sum(shares):
+            continue
+        games, measured = found.get(len(shares), (0, []))
+        measured.extend((position, shares) for position in positions)
+        found[len(shares)] = (games + 1, measured)
+    return dict(sorted(found.items()))
+
+
 def calibrate_records(records: Iterable[tuple[str, dict[str, Any]]], model: ValueModel
                       ) -> dict[str, dict[str, float]]:
     """How well the win chances predicted the winners of finished recorded games, by player
@@ -458,28 +483,16 @@ def calibrate_records(records: Iterable[tuple[str, dict[str, Any]]], model: Valu
     what :class:`UnreadableRecord` reports when one does not replay."""
     import numpy as np
 
-    # per player count: the model's chances, the estimates, the rounds ahead, the results
-    by_count: dict[int, tuple[list[list[float]], list[list[float]], list[float],
-                              list[list[float]]]] = {}
-    games: dict[int, int] = {}
-    for name, record in records:
-        try:
-            positions, shares = record_positions(record)
-        except RecordError as exc:
-            raise UnreadableRecord(name, exc) from exc
-        if not sum(shares):
-            continue
-        learned, estimates, rounds, wins = by_count.setdefault(len(shares), ([], [], [], []))
-        games[len(shares)] = games.get(len(shares), 0) + 1
-        for rows in positions:
-            learned.append(model.chances_of_rows(rows))
-            estimates.append([row[ESTIMATE] for row in rows])
-            rounds.append(max(row[ROUNDS_AHEAD] for row in rows))
-            wins.append(shares)
-    return {str(n): {"games": games[n], "positions": len(wins), **judged(
-                np.asarray(learned), hand_made_chances(np.asarray(estimates), np.asarray(rounds)),
-                np.asarray(wins))}
-            for n, (learned, estimates, rounds, wins) in sorted(by_count.items())}
+    found = {}
+    for n, (games, measured) in finished_by_count(records, rows_of).items():
+        learned = [model.chances_of_rows(rows) for rows, _ in measured]
+        estimates = [[row[ESTIMATE] for row in rows] for rows, _ in measured]
+        rounds = [max(row[ROUNDS_AHEAD] for row in rows) for rows, _ in measured]
+        wins = [shares for _, shares in measured]
+        found[str(n)] = {"games": games, "positions": len(wins), **judged(
+            np.asarray(learned), hand_made_chances(np.asarray(estimates), np.asarray(rounds)),
+            np.asarray(wins))}
+    return found
 
 
 #: Temperatures ``learn spread`` tries by default: the search's (2.5) and around it.
@@ -508,27 +521,13 @@ def spread_fit(records: Iterable[tuple[str, dict[str, Any]]], weights: Weights,
         return ev.values(game), max(ev.rounds)
 
     tried = sorted(set(temperatures))
-    by_count: dict[int, tuple[list[list[float]], list[int], list[list[float]]]] = {}
-    games: dict[int, int] = {}
-    for name, record in records:
-        try:
-            positions, shares = measured_positions(record, estimates)
-        except RecordError as exc:
-            raise UnreadableRecord(name, exc) from exc
-        if not sum(shares):
-            continue
-        values, rounds, wins = by_count.setdefault(len(shares), ([], [], []))
-        games[len(shares)] = games.get(len(shares), 0) + 1
-        for estimate, ahead in positions:
-            values.append(estimate)
-            rounds.append(ahead)
-            wins.append(shares)
     found: dict[str, dict[str, Any]] = {}
-    for n, (values, rounds, wins) in sorted(by_count.items()):
-        spreads = 1 + np.asarray(rounds, dtype=float)
-        losses = [_scores(_chances(np.asarray(values), t * spreads), np.asarray(wins))[0]
-                  for t in tried]
-        found[str(n)] = {"games": games[n], "positions": len(wins),
+    for n, (games, measured) in finished_by_count(records, estimates).items():
+        values = np.asarray([estimate for (estimate, _), _ in measured])
+        spreads = 1 + np.asarray([ahead for (_, ahead), _ in measured], dtype=float)
+        wins = np.asarray([shares for _, shares in measured])
+        losses = [_scores(_chances(values, t * spreads), wins)[0] for t in tried]
+        found[str(n)] = {"games": games, "positions": len(wins),
                          "log_loss": dict(zip(tried, losses, strict=True)),
                          "best": tried[int(np.argmin(losses))]}
     return found
