@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Iterable
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
@@ -67,6 +70,20 @@ def fail(message: str, language: str = "en") -> typer.Exit:
     label = escape(text("cli.error", language))
     console(stderr=True).print(f"[bold red]{label}[/] {escape(message)}", soft_wrap=True)
     return typer.Exit(1)
+
+
+def read_json_files(files: Iterable[Path], refusal: str, language: str
+                    ) -> list[tuple[str, Any]]:
+    """Each file's JSON with its name; a failure (``cli.<refusal>`` with ``path`` and
+    ``why``) naming the first that cannot be read or is not JSON."""
+    loaded = []
+    for file in files:
+        try:
+            loaded.append((str(file), json.loads(file.read_text(encoding="utf-8"))))
+        except (OSError, ValueError) as exc:
+            raise fail(say(refusal, language, path=str(file), why=str(exc)),
+                       language) from None
+    return loaded
 
 
 def say(key: str, language: str, **params: Any) -> str:

@@ -16,7 +16,16 @@ from rich.table import Table
 
 from ..bots.arena import EXECUTORS, make_executor
 from ..bots.learn import SPREAD_TEMPERATURES
-from .common import LangOption, console, decimal, fail, language_of, progress_bar, say
+from .common import (
+    LangOption,
+    console,
+    decimal,
+    fail,
+    language_of,
+    progress_bar,
+    read_json_files,
+    say,
+)
 
 #: Where ``learn train`` writes by default: the package's model (the bots' ``expert``).
 PACKAGED = Path(str(resources.files("tikal").joinpath("data", "value_model.json")))
@@ -175,14 +184,7 @@ def _records(paths: list[Path], language: str) -> list[tuple[str, dict[str, Any]
     """The records in ``paths`` (files, or folders of ``*.json``) with their file names;
     a failure naming the file that is not JSON."""
     files = sorted(f for p in paths for f in (p.glob("*.json") if p.is_dir() else [p]))
-    loaded = []
-    for file in files:
-        try:
-            loaded.append((str(file), json.loads(file.read_text(encoding="utf-8"))))
-        except (OSError, ValueError) as exc:
-            raise fail(say("learn.bad_record", language, path=str(file), why=str(exc)),
-                       language) from None
-    return loaded
+    return read_json_files(files, "learn.bad_record", language)
 
 
 def spread(

@@ -22,7 +22,16 @@ from ..bots.strength import (
     read_history,
     save_strength_plot,
 )
-from .common import LangOption, decimal, fail, language_of, percent, say, wide_console
+from .common import (
+    LangOption,
+    decimal,
+    fail,
+    language_of,
+    percent,
+    read_json_files,
+    say,
+    wide_console,
+)
 
 
 def register(app: typer.Typer) -> None:
@@ -107,8 +116,8 @@ def compare_runs(
     win rate and score, with its standard error."""
     language = language_of(lang)
     try:
-        first = side_of(_results(runs, language), bot)
-        second = side_of(_results(against, language), against_bot)
+        first = side_of(read_json_files(runs, "compare.unreadable", language), bot)
+        second = side_of(read_json_files(against, "compare.unreadable", language), against_bot)
         paired = compare(first, second)
     except CompareError as exc:
         raise fail(say(f"compare.{exc.key}", language, **exc.params), language) from None
@@ -120,19 +129,6 @@ def compare_runs(
                    "paired": paired.to_json()}
         json_out.write_text(json.dumps(figures, indent=1), encoding="utf-8")
         console.print(escape(say("written", language, path=str(json_out))))
-
-
-def _results(paths: list[Path], language: str) -> list[tuple[str, object]]:
-    """The arena results in ``paths`` with their file names; a failure naming one that
-    cannot be read."""
-    loaded = []
-    for path in paths:
-        try:
-            loaded.append((str(path), json.loads(path.read_text(encoding="utf-8"))))
-        except (OSError, ValueError) as exc:
-            raise fail(say("compare.unreadable", language, file=str(path), reason=str(exc)),
-                       language) from None
-    return loaded
 
 
 def compare_table(first: Side, second: Side, paired: Paired, language: str = "en") -> Table:
