@@ -68,6 +68,10 @@ class Side:
     def mean_score(self) -> float:
         return sum(o.score for o in self.outcomes.values()) / max(1, self.games)
 
+    def to_json(self) -> dict[str, Any]:
+        return {"bots": list(self.labels), "games": self.games, "win_rate": self.win_rate,
+                "ci95": list(self.ci95), "mean_score": self.mean_score}
+
 
 @dataclass(frozen=True, slots=True)
 class Paired:

@@ -122,17 +122,18 @@ def compare_runs(
     except CompareError as exc:
         raise fail(say(f"compare.{exc.key}", language, **exc.params), language) from None
     console = wide_console()
-    console.print(compare_table(first, second, paired, language))
+    console.print(compare_table(first, second, language))
     console.print(escape(paired_sentence(paired, language)))
     if json_out is not None:
-        figures = {"first": _side_json(first), "second": _side_json(second),
+        figures = {"first": first.to_json(), "second": second.to_json(),
                    "paired": paired.to_json()}
         json_out.write_text(json.dumps(figures, indent=1), encoding="utf-8")
         console.print(escape(say("written", language, path=str(json_out))))
 
 
-def compare_table(first: Side, second: Side, paired: Paired, language: str = "en") -> Table:
-    """Each side's games and win rate, then the same over the games both played."""
+def compare_table(first: Side, second: Side, language: str = "en") -> Table:
+    """Each side's games, win rate with its interval and mean score (all its games; the
+    paired figures follow in :func:`paired_sentence`)."""
     table = Table(title=say("compare.title", language, rules=first.rules,
                             players=first.players))
     for name in ("side", "bot", "games", "win_rate", "ci95", "mean_score"):
@@ -160,8 +161,3 @@ def paired_sentence(paired: Paired, language: str = "en") -> str:
                score=("+" if paired.score >= 0 else "") + decimal(paired.score, 1, language),
                score_se=se(paired.score_se),
                only_first=paired.only_first, only_second=paired.only_second)
-
-
-def _side_json(side: Side) -> dict[str, object]:
-    return {"bots": list(side.labels), "games": side.games, "win_rate": side.win_rate,
-            "ci95": list(side.ci95), "mean_score": side.mean_score}
