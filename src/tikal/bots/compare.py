@@ -161,7 +161,7 @@ def _first_bot(config: dict[str, Any], name: str) -> str:
     lineup = _part(config, "lineup", list, name, "config.")
     if not lineup or not isinstance(lineup[0], str):
         raise CompareError("field", file=name, field="config.lineup")
-    return str(lineup[0])
+    return lineup[0]
 
 
 def _games_of(data: Any, label: str, name: str) -> Iterable[tuple[Key, Outcome]]:
@@ -172,14 +172,13 @@ def _games_of(data: Any, label: str, name: str) -> Iterable[tuple[Key, Outcome]]
             raise CompareError("field", file=name, field=field)
         if game.get("error") is not None:
             continue
-        seed = game.get("seed")
-        bots, wins, scores = game.get("bots"), game.get("wins"), game.get("scores")
-        if not isinstance(seed, int) or isinstance(seed, bool):
-            raise CompareError("field", file=name, field=f"{field}.seed")
-        for part, values in (("bots", bots), ("wins", wins), ("scores", scores)):
-            if not isinstance(values, list) or len(values) != len(bots or []):
-                raise CompareError("field", file=name, field=f"{field}.{part}")
-        assert isinstance(bots, list) and isinstance(wins, list) and isinstance(scores, list)
+        where = f"{field}."
+        seed = _part(game, "seed", int, name, where)
+        bots, wins, scores = (_part(game, part, list, name, where)
+                              for part in ("bots", "wins", "scores"))
+        for part, values in (("wins", wins), ("scores", scores)):
+            if len(values) != len(bots):
+                raise CompareError("field", file=name, field=where + part)
         for seat, bot in enumerate(bots):
             if bot != label:
                 continue
