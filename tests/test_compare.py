@@ -13,7 +13,7 @@ import pytest
 from typer.testing import CliRunner
 
 from tikal.bots.arena import parse_bots, run_arena
-from tikal.bots.compare import CompareError, compare, side_of
+from tikal.bots.compare import CompareError, compare, result_of_records, side_of
 from tikal.cli import app
 
 runner = CliRunner()
@@ -162,3 +162,63 @@ def test_tikal_compare_names_the_file_it_cannot_use(tmp_path: Path) -> None:
     other.write_text(json.dumps(arena_result("greedy,random", seed=40, games=2)))
     ran = runner.invoke(app, ["compare", str(good), "--against", str(other)])
     assert ran.exit_code == 1 and "share no deal and seat" in ran.output
+
+
+def records_of(folder: Path) -> list[tuple[str, Any]]:
+    return [(str(f), json.loads(f.read_text())) for f in sorted(folder.glob("game-*.json"))]
+
+
+def test_a_runs_records_read_as_the_result_it_wrote(tmp_path: Path) -> None:
+    ran = run_arena("demo", 2, parse_bots("greedy,random", 2), 6, seed=50, records=tmp_path)
+    written = side_of([("run.json", ran.to_json())])
+    read = side_of([("records", result_of_records(records_of(tmp_path)))])
+    assert read.labels == ("greedy",) and read.outcomes == written.outcomes
+    assert read.games == 6
+
+
+def test_records_find_the_lineup_from_any_game_and_leave_out_unfinished_ones(
+        tmp_path: Path) -> None:
+    run_arena("demo", 2, parse_bots("greedy,random", 2), 4, seed=60, records=tmp_path)
+    records = records_of(tmp_path)
+    second_seating = [r for r in records if r[0].endswith("game-0001.json")]
+    assert second_seating[0][1]["bots"] == ["random", "greedy"]
+    assert result_of_records(second_seating)["config"]["lineup"] == ["greedy", "random"]
+    records[0][1]["result"]["over"] = False
+    read = side_of([("records", result_of_records(records))])
+    assert read.games == 3 and (60, 0) not in read.outcomes
+
+
+@pytest.mark.parametrize(("change", "key", "field"), [
+    (lambda name, r: ("game-x.json", r), "record_name", None),
+    (lambda name, r: (name, {**r, "bots": ["greedy"]}), "record_field", "bots"),
+    (lambda name, r: (name, {**r, "seed": "60"}), "record_field", "seed"),
+    (lambda name, r: (name, {**r, "result": {"over": True, "scores": [1, 2],
+                                             "winners": [5]}}), "record_field",
+     "result.winners"),
+    (lambda name, r: (name, {**r, "players": 3}), "record_field", "bots"),
+])
+def test_a_record_that_cannot_be_read_is_refused_by_name(
+        tmp_path: Path, change: Any, key: str, field: str | None) -> None:
+    run_arena("demo", 2, parse_bots("greedy,random", 2), 2, seed=60, records=tmp_path)
+    name, record = records_of(tmp_path)[0]
+    with pytest.raises(CompareError) as caught:
+        result_of_records([change(name, record)])
+    assert caught.value.key == key
+    if field is not None:
+        assert caught.value.params == {"file": name, "field": field}
+
+
+def test_tikal_compare_takes_a_folder_of_records(tmp_path: Path) -> None:
+    stopped, finished, empty = tmp_path / "stopped", tmp_path / "run.json", tmp_path / "none"
+    run_arena("demo", 2, parse_bots("greedy,random", 2), 4, seed=70, records=stopped)
+    finished.write_text(json.dumps(arena_result("easy,random", seed=70)))
+    ran = runner.invoke(app, ["compare", str(stopped), "--against", str(finished)])
+    assert ran.exit_code == 0, ran.output
+    assert "Paired by deal and seat over the 4 games" in ran.output
+    empty.mkdir()
+    refused = runner.invoke(app, ["compare", str(empty), "--against", str(finished)])
+    assert refused.exit_code == 1 and "holds no game records" in refused.output
+    (stopped / "game-0000.json").write_text("{cut")
+    german = runner.invoke(app, ["compare", str(stopped), "--against", str(finished),
+                                 "--lang", "de"])
+    assert german.exit_code == 1 and "Partieaufzeichnung" in german.output

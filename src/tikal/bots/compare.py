@@ -10,12 +10,15 @@ over the committed results in docs/arena.
 
 A side is one or more results (``tikal arena --out``), each naming its bot by label; by
 default the first of its line-up (the bot the run was about).  Only games both sides
-played on the same deal and seat are paired; the rest are counted, not used.
+played on the same deal and seat are paired; the rest are counted, not used.  A run that
+was stopped writes no result, only the records of the games it finished (``--records``):
+:func:`result_of_records` reads those as the result the run would have written.
 """
 
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
@@ -24,6 +27,9 @@ from .arena import wilson
 
 #: A game's place in a run: its deal's seed and the studied bot's seat.
 Key = tuple[int, int]
+
+#: The refusal of a record's missing or wrong field (a result's is ``field``).
+RECORD = "record_field"
 
 
 class CompareError(ValueError):
@@ -147,6 +153,70 @@ def compare(first: Side, second: Side) -> Paired:
     )
 
 
+def result_of_records(records: Iterable[tuple[str, Any]]) -> dict[str, Any]:
+    """An arena result (the parts :func:`side_of` reads) from a run's game records, named
+    ``game-NNNN.json`` by game index as ``tikal arena --records`` writes them.  The index
+    gives the game's seat rotation (game ``g`` of ``n`` players sits the line-up turned by
+    ``g % n``, :func:`~tikal.bots.arena.schedule`), so the line-up, and with it the bot
+    the run was about, is found again from any one game.  Unfinished games are left out,
+    as the arena leaves out failed ones; an error names the record and field."""
+    config: dict[str, Any] | None = None
+    first = ""
+    games = []
+    for name, record in records:
+        rules, players, bots = _record_table(record, name)
+        if config is None:
+            config, first = _config_of(name, rules, players, bots), name
+        elif (rules, players) != (config["rules"], config["players"]):
+            raise CompareError("mixed", first=first, rules=config["rules"],
+                               players=config["players"], file=name, its_rules=rules,
+                               its_players=players)
+        game = _record_game(record, name, bots)
+        if game is not None:
+            games.append(game)
+    return {"config": config, "games": games}
+
+
+#: How ``tikal arena --records`` names a game's record: by the game's index.
+_RECORD_NAME = re.compile(r"game-(\d+)\.json$")
+
+
+def _record_table(record: Any, name: str) -> tuple[str, int, list[str]]:
+    """A record's rules, player count and bots by seat."""
+    rules = _part(record, "rules", str, name, key=RECORD)
+    players = _part(record, "players", int, name, key=RECORD)
+    bots = _part(record, "bots", list, name, key=RECORD)
+    if len(bots) != players or not all(isinstance(b, str) for b in bots):
+        raise CompareError(RECORD, file=name, field="bots")
+    return rules, players, bots
+
+
+def _config_of(name: str, rules: str, players: int, bots: list[str]) -> dict[str, Any]:
+    """The run's configuration as the arena writes it, the line-up turned back from the
+    seats of the game the record's name numbers."""
+    found = _RECORD_NAME.search(name)
+    if found is None:
+        raise CompareError("record_name", file=name)
+    shift = int(found.group(1)) % players
+    lineup = [bots[(seat + shift) % players] for seat in range(players)]
+    return {"rules": rules, "players": players, "lineup": lineup}
+
+
+def _record_game(record: Any, name: str, bots: list[str]) -> dict[str, Any] | None:
+    """A finished record's game as the arena lists it (seed, bots, scores, win shares);
+    None for a game that did not finish."""
+    result = _part(record, "result", dict, name, key=RECORD)
+    if not result.get("over"):
+        return None
+    seed = _part(record, "seed", int, name, key=RECORD)
+    scores = _part(result, "scores", list, name, "result.", RECORD)
+    winners = _part(result, "winners", list, name, "result.", RECORD)
+    if not winners or not all(w in range(len(bots)) for w in winners):
+        raise CompareError(RECORD, file=name, field="result.winners")
+    wins = [1 / len(winners) if seat in winners else 0.0 for seat in range(len(bots))]
+    return {"seed": seed, "bots": bots, "scores": scores, "wins": wins, "error": None}
+
+
 def _mean_and_se(values: list[float]) -> tuple[float, float | None]:
     """The mean and its standard error (sample standard deviation over √n)."""
     n = len(values)
@@ -191,9 +261,11 @@ def _number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def _part(data: Any, name: str, kind: type, file: str, prefix: str = "") -> Any:
-    """``data[name]`` if it is a ``kind``; else an error naming the file and field."""
+def _part(data: Any, name: str, kind: type, file: str, prefix: str = "",
+          key: str = "field") -> Any:
+    """``data[name]`` if it is a ``kind``; else an error (``key``: a result's field or a
+    record's) naming the file and field."""
     value = data.get(name) if isinstance(data, dict) else None
     if not isinstance(value, kind) or isinstance(value, bool):
-        raise CompareError("field", file=file, field=prefix + name)
+        raise CompareError(key, file=file, field=prefix + name)
     return value

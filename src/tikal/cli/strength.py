@@ -7,13 +7,13 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.markup import escape
 from rich.table import Table
 
-from ..bots.compare import CompareError, Paired, Side, compare, side_of
+from ..bots.compare import CompareError, Paired, Side, compare, result_of_records, side_of
 from ..bots.strength import (
     HistoryEntry,
     HistoryError,
@@ -100,9 +100,11 @@ def history_table(entries: list[HistoryEntry], language: str = "en") -> Table:
 
 def compare_runs(
     runs: Annotated[list[Path], typer.Argument(
-        help="Arena results (tikal arena --out) of the bot as it is now, one or more.")],
+        help="Arena results (tikal arena --out) of the bot as it is now, one or more, or "
+             "folders of a run's game records (tikal arena --records).")],
     against: Annotated[list[Path], typer.Option(
-        help="An arena result of the bot to compare with (repeat for several runs).")],
+        help="An arena result or records folder of the bot to compare with (repeat for "
+             "several runs).")],
     bot: Annotated[str | None, typer.Option(
         help="The bot's label in RUNS (default: each run's first bot).")] = None,
     against_bot: Annotated[str | None, typer.Option(
@@ -116,8 +118,8 @@ def compare_runs(
     win rate and score, with its standard error."""
     language = language_of(lang)
     try:
-        first = side_of(read_json_files(runs, "compare.unreadable", language), bot)
-        second = side_of(read_json_files(against, "compare.unreadable", language), against_bot)
+        first = side_of(_results(runs, language), bot)
+        second = side_of(_results(against, language), against_bot)
         paired = compare(first, second)
     except CompareError as exc:
         raise fail(say(f"compare.{exc.key}", language, **exc.params), language) from None
@@ -129,6 +131,22 @@ def compare_runs(
                    "paired": paired.to_json()}
         json_out.write_text(json.dumps(figures, indent=1), encoding="utf-8")
         console.print(escape(say("written", language, path=str(json_out))))
+
+
+def _results(paths: list[Path], language: str) -> list[tuple[str, Any]]:
+    """Each path's arena result: the file itself, or a records folder read as the result
+    its run would have written (a stopped run leaves only records)."""
+    results = []
+    for path in paths:
+        if not path.is_dir():
+            results.extend(read_json_files([path], "compare.unreadable", language))
+            continue
+        files = sorted(path.glob("game-*.json"))
+        if not files:
+            raise fail(say("compare.no_records", language, folder=str(path)), language)
+        records = read_json_files(files, "compare.unreadable_record", language)
+        results.append((str(path), result_of_records(records)))
+    return results
 
 
 def compare_table(first: Side, second: Side, language: str = "en") -> Table:
