@@ -64,6 +64,24 @@ def test_saved_results_can_be_added_later(tmp_path: Path) -> None:
     assert entry.tag == "x" and entry.rules == "demo" and entry.games == 2
 
 
+def test_each_added_result_gets_its_own_tag_in_order(tmp_path: Path) -> None:
+    first, second, history = tmp_path / "a.json", tmp_path / "b.json", tmp_path / "h.jsonl"
+    first.write_text(json.dumps(demo_result(3)))
+    second.write_text(json.dumps(demo_result(4)))
+    both = ["--add", str(first), "--add", str(second)]
+    result = runner.invoke(app, ["strength", str(history), *both, "--tag", "one", "--tag", "two"])
+    assert result.exit_code == 0, result.output
+    assert [e.tag for e in read_history(history)] == ["one", "two"]
+    shared = runner.invoke(app, ["strength", str(history), *both, "--tag", "same"])
+    assert shared.exit_code == 0 and [e.tag for e in read_history(history)][2:] == ["same"] * 2
+    untagged = runner.invoke(app, ["strength", str(history), *both])
+    assert untagged.exit_code == 0 and [e.tag for e in read_history(history)][4:] == ["a", "b"]
+    refused = runner.invoke(app, ["strength", str(history), *both, "--tag", "x", "--tag", "y",
+                                  "--tag", "z"])
+    assert refused.exit_code == 1 and "3 tags for 2 added results" in refused.output
+    assert len(read_history(history)) == 6  # the refusal added nothing
+
+
 def test_plot_has_a_panel_per_matchup(tmp_path: Path) -> None:
     four = run_arena("standard", 4, parse_bots("greedy,random", 4), 4, seed=1).to_json()
     entries = [

@@ -46,7 +46,9 @@ def strength(
         list[Path] | None,
         typer.Option(help="Add a saved arena result (tikal arena --out) to the history first."),
     ] = None,
-    tag: Annotated[str, typer.Option(help="Name of the added run(s) in the history.")] = "",
+    tag: Annotated[list[str] | None, typer.Option(
+        help="Name of the added run in the history: one for every --add, in order, or one "
+             "for all of them (default: each file's name).")] = None,
     plot: Annotated[
         Path | None, typer.Option(help="Save a PNG of the win rates over time here.")
     ] = None,
@@ -54,11 +56,16 @@ def strength(
 ) -> None:
     """Bot strength over time: every run of the history per match-up, as a table and a plot."""
     language = language_of(lang)
-    for path in add or []:
+    added = add or []
+    tags = tag or []
+    if len(tags) > 1 and len(tags) != len(added):
+        raise fail(say("strength.tags", language, tags=len(tags), files=len(added)), language)
+    for i, path in enumerate(added):
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
             when = datetime.fromtimestamp(path.stat().st_mtime, UTC).isoformat(timespec="seconds")
-            append_entry(history, entry_from_results(data, tag or path.stem, when))
+            name = tags[i] if len(tags) > 1 else (tags[0] if tags else path.stem)
+            append_entry(history, entry_from_results(data, name, when))
         except (OSError, json.JSONDecodeError, HistoryError) as exc:
             raise fail(f"{path}: {exc}", language) from None
     try:
