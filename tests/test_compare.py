@@ -222,3 +222,11 @@ def test_tikal_compare_takes_a_folder_of_records(tmp_path: Path) -> None:
     german = runner.invoke(app, ["compare", str(stopped), "--against", str(finished),
                                  "--lang", "de"])
     assert german.exit_code == 1 and "Partieaufzeichnung" in german.output
+
+
+def test_a_game_given_twice_is_named_by_its_deal_as_the_arena_writes_it(tmp_path: Path) -> None:
+    """A deal's seed is a name, not a quantity: no thousands separator (91,124)."""
+    run = tmp_path / "run.json"
+    run.write_text(json.dumps(arena_result("greedy,random", seed=91124, games=2)))
+    ran = runner.invoke(app, ["compare", str(run), str(run), "--against", str(run)])
+    assert ran.exit_code == 1 and "deal 91124, seat 0" in ran.output

@@ -121,7 +121,7 @@ def side_of(results: Iterable[tuple[str, Any]], bot: str | None = None) -> Side:
             labels.append(label)
         for key, outcome in _games_of(data, label, name):
             if key in outcomes:
-                raise CompareError("twice", seed=key[0], seat=key[1], first=where[key],
+                raise CompareError("twice", seed=str(key[0]), seat=key[1], first=where[key],
                                    file=name)
             outcomes[key], where[key] = outcome, name
     if kind is None:
