@@ -13,17 +13,22 @@ from typer.testing import CliRunner
 
 from tikal import Game
 from tikal.bots.arena import (
+    RECORD_GLOB,
     ArenaResult,
     BotSpec,
     Budget,
     GameResult,
     ProcessExecutor,
     SeatStats,
+    lineup_of,
     parse_bots,
     parse_budget,
+    record_index,
+    record_name,
     run_arena,
     save_plot,
     schedule,
+    seating,
     summarize,
     wilson,
 )
@@ -111,6 +116,31 @@ def test_seats_rotate_so_every_bot_plays_every_seat_equally(players: int) -> Non
     # every deal is played in every rotation
     deals = Counter(task.seed for task in tasks)
     assert set(deals.values()) == {players}
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_a_games_seats_give_back_the_lineup(players: int) -> None:
+    """``tikal compare`` finds a run's line-up from any one record by turning its seats
+    back; a rotation that did not invert would credit one bot's games to another."""
+    lineup = ["expert", "hard", "greedy", "random"][:players]
+    for game in range(3 * players):
+        seats = seating(lineup, game)
+        assert sorted(seats) == sorted(lineup)
+        assert seats[game % players] == lineup[0]  # the first bot moves one seat per game
+        assert lineup_of(list(seats), game) == lineup
+    tasks = schedule("standard", parse_bots(",".join(lineup[:2]), players), 4, seed=1)
+    assert [t.seats for t in tasks][1] == seating(tasks[0].seats, 1)
+
+
+def test_record_names_are_found_again_by_their_pattern(tmp_path: Path) -> None:
+    """The arena's writer and the folder reader share one name, so they cannot drift."""
+    lineup = parse_bots("random,random", 2)
+    run_arena("demo", 2, lineup, 4, seed=5, records=tmp_path)
+    names = sorted(path.name for path in tmp_path.glob(RECORD_GLOB))
+    assert names == [record_name(i) for i in range(4)]
+    assert [record_index(name) for name in names] == [0, 1, 2, 3]
+    assert record_index("game-12.json") == 12
+    assert record_index("result.json") is None and record_index("game-x.json") is None
 
 
 def test_wilson_interval() -> None:

@@ -16,9 +16,10 @@ import inspect
 import json
 import math
 import os
+import re
 import statistics
 import time
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -193,14 +194,38 @@ def schedule(
     """Games rounded up to a multiple of the seat count; deal ``g // n`` in rotation ``g % n``."""
     n = len(lineup)
     total = -(-games // n) * n
-    tasks = []
-    for g in range(total):
-        shift = g % n
-        seats = tuple(lineup[(s - shift) % n] for s in range(n))
-        tasks.append(
-            GameTask(g, rules, n, seed + g // n, seats, seed * 1_000_003 + g, keep_records)
-        )
-    return tasks
+    return [GameTask(g, rules, n, seed + g // n, seating(lineup, g), seed * 1_000_003 + g,
+                     keep_records) for g in range(total)]
+
+
+def seating(lineup: Sequence[T], game: int) -> tuple[T, ...]:
+    """Who sits where in game ``game``: the line-up turned by ``game % n``, so every
+    bot plays every seat of each deal."""
+    n = len(lineup)
+    return tuple(lineup[(seat - game) % n] for seat in range(n))
+
+
+def lineup_of(seats: Sequence[T], game: int) -> list[T]:
+    """The run's line-up from the seats of game ``game`` (:func:`seating` turned back)."""
+    n = len(seats)
+    return [seats[(place + game) % n] for place in range(n)]
+
+
+#: What the records of ``--records`` are called (by game index) and the pattern that
+#: finds them again: ``tikal compare`` reads a folder of them as the run's result.
+RECORD_GLOB = "game-*.json"
+_RECORD_NAME = re.compile(r"game-(\d+)\.json$")
+
+
+def record_name(index: int) -> str:
+    """The file name of game ``index``'s record."""
+    return f"game-{index:04d}.json"
+
+
+def record_index(name: str) -> int | None:
+    """The game index a record's file name gives; None for a name the arena never writes."""
+    found = _RECORD_NAME.search(name)
+    return int(found.group(1)) if found else None
 
 
 # ---------------------------------------------------------------- one game
@@ -524,7 +549,7 @@ def run_arena(
     results = []
     for result in executor.map_unordered(play_task, tasks):
         if records is not None and result.record is not None:
-            path = records / f"game-{result.index:04d}.json"
+            path = records / record_name(result.index)
             path.write_text(json.dumps(result.record, indent=1), encoding="utf-8")
             result.record = None
         results.append(result)

@@ -18,12 +18,11 @@ was stopped writes no result, only the records of the games it finished (``--rec
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .arena import wilson
+from .arena import lineup_of, record_index, wilson
 
 #: A game's place in a run: its deal's seed and the studied bot's seat.
 Key = tuple[int, int]
@@ -155,9 +154,9 @@ def compare(first: Side, second: Side) -> Paired:
 
 def result_of_records(records: Iterable[tuple[str, Any]]) -> dict[str, Any]:
     """An arena result (the parts :func:`side_of` reads) from a run's game records, named
-    ``game-NNNN.json`` by game index as ``tikal arena --records`` writes them.  The index
-    gives the game's seat rotation (game ``g`` of ``n`` players sits the line-up turned by
-    ``g % n``, :func:`~tikal.bots.arena.schedule`), so the line-up, and with it the bot
+    by game index as ``tikal arena --records`` writes them (:func:`~.arena.record_name`).
+    The index gives the game's seat rotation (:func:`~.arena.seating`), so the line-up, and
+    with it the bot
     the run was about, is found again from any one game.  Unfinished games are left out,
     as the arena leaves out failed ones; an error names the record and field."""
     config: dict[str, Any] | None = None
@@ -177,10 +176,6 @@ def result_of_records(records: Iterable[tuple[str, Any]]) -> dict[str, Any]:
     return {"config": config, "games": games}
 
 
-#: How ``tikal arena --records`` names a game's record: by the game's index.
-_RECORD_NAME = re.compile(r"game-(\d+)\.json$")
-
-
 def _record_table(record: Any, name: str) -> tuple[str, int, list[str]]:
     """A record's rules, player count and bots by seat."""
     rules = _part(record, "rules", str, name, key=RECORD)
@@ -194,12 +189,10 @@ def _record_table(record: Any, name: str) -> tuple[str, int, list[str]]:
 def _config_of(name: str, rules: str, players: int, bots: list[str]) -> dict[str, Any]:
     """The run's configuration as the arena writes it, the line-up turned back from the
     seats of the game the record's name numbers."""
-    found = _RECORD_NAME.search(name)
-    if found is None:
+    index = record_index(name)
+    if index is None:
         raise CompareError("record_name", file=name)
-    shift = int(found.group(1)) % players
-    lineup = [bots[(seat + shift) % players] for seat in range(players)]
-    return {"rules": rules, "players": players, "lineup": lineup}
+    return {"rules": rules, "players": players, "lineup": lineup_of(bots, index)}
 
 
 def _record_game(record: Any, name: str, bots: list[str]) -> dict[str, Any] | None:

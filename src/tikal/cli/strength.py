@@ -13,6 +13,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
+from ..bots.arena import RECORD_GLOB
 from ..bots.compare import CompareError, Paired, Side, compare, result_of_records, side_of
 from ..bots.strength import (
     HistoryEntry,
@@ -57,14 +58,10 @@ def strength(
     """Bot strength over time: every run of the history per match-up, as a table and a plot."""
     language = language_of(lang)
     added = add or []
-    tags = tag or []
-    if len(tags) > 1 and len(tags) != len(added):
-        raise fail(say("strength.tags", language, tags=len(tags), files=len(added)), language)
-    for i, path in enumerate(added):
+    for path, name in zip(added, _names_of(added, tag or [], language), strict=True):
         try:
             data = json.loads(path.read_text(encoding="utf-8"))
             when = datetime.fromtimestamp(path.stat().st_mtime, UTC).isoformat(timespec="seconds")
-            name = tags[i] if len(tags) > 1 else (tags[0] if tags else path.stem)
             append_entry(history, entry_from_results(data, name, when))
         except (OSError, json.JSONDecodeError, HistoryError) as exc:
             raise fail(f"{path}: {exc}", language) from None
@@ -140,6 +137,19 @@ def compare_runs(
         console.print(escape(say("written", language, path=str(json_out))))
 
 
+def _names_of(added: list[Path], tags: list[str], language: str) -> list[str]:
+    """Each added result's name in the history: its own tag, the one tag given for all,
+    or (with none) its file's name; refused before anything is added when the tags fit
+    neither."""
+    if not tags:
+        return [path.stem for path in added]
+    if len(tags) == 1:
+        return tags * len(added)
+    if len(tags) != len(added):
+        raise fail(say("strength.tags", language, tags=len(tags), files=len(added)), language)
+    return tags
+
+
 def _results(paths: list[Path], language: str) -> list[tuple[str, Any]]:
     """Each path's arena result: the file itself, or a records folder read as the result
     its run would have written (a stopped run leaves only records)."""
@@ -148,7 +158,7 @@ def _results(paths: list[Path], language: str) -> list[tuple[str, Any]]:
         if not path.is_dir():
             results.extend(read_json_files([path], "compare.unreadable", language))
             continue
-        files = sorted(path.glob("game-*.json"))
+        files = sorted(path.glob(RECORD_GLOB))
         if not files:
             raise fail(say("compare.no_records", language, folder=str(path)), language)
         records = read_json_files(files, "compare.unreadable_record", language)
