@@ -156,9 +156,8 @@ def result_of_records(records: Iterable[tuple[str, Any]]) -> dict[str, Any]:
     """An arena result (the parts :func:`side_of` reads) from a run's game records, named
     by game index as ``tikal arena --records`` writes them (:func:`~.arena.record_name`).
     The index gives the game's seat rotation (:func:`~.arena.seating`), so the line-up, and
-    with it the bot
-    the run was about, is found again from any one game.  Unfinished games are left out,
-    as the arena leaves out failed ones; an error names the record and field."""
+    with it the bot the run was about, is found again from any one game.  Unfinished games
+    are left out, as the arena leaves out failed ones; an error names the record and field."""
     config: dict[str, Any] | None = None
     first = ""
     games = []
