@@ -129,7 +129,7 @@ def test_a_games_seats_give_back_the_lineup(players: int) -> None:
         assert seats[game % players] == lineup[0]  # the first bot moves one seat per game
         assert lineup_of(list(seats), game) == lineup
     tasks = schedule("standard", parse_bots(",".join(lineup[:2]), players), 4, seed=1)
-    assert [t.seats for t in tasks][1] == seating(tasks[0].seats, 1)
+    assert tasks[1].seats == seating(tasks[0].seats, 1)
 
 
 def test_record_names_are_found_again_by_their_pattern(tmp_path: Path) -> None:

@@ -213,13 +213,14 @@ def lineup_of(seats: Sequence[T], game: int) -> list[T]:
 
 #: What the records of ``--records`` are called (by game index) and the pattern that
 #: finds them again: ``tikal compare`` reads a folder of them as the run's result.
-RECORD_GLOB = "game-*.json"
-_RECORD_NAME = re.compile(r"game-(\d+)\.json$")
+_RECORD_PREFIX, _RECORD_SUFFIX = "game-", ".json"
+RECORD_GLOB = f"{_RECORD_PREFIX}*{_RECORD_SUFFIX}"
+_RECORD_NAME = re.compile(rf"{re.escape(_RECORD_PREFIX)}(\d+){re.escape(_RECORD_SUFFIX)}$")
 
 
 def record_name(index: int) -> str:
     """The file name of game ``index``'s record."""
-    return f"game-{index:04d}.json"
+    return f"{_RECORD_PREFIX}{index:04d}{_RECORD_SUFFIX}"
 
 
 def record_index(name: str) -> int | None:

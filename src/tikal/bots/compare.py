@@ -164,7 +164,7 @@ def result_of_records(records: Iterable[tuple[str, Any]]) -> dict[str, Any]:
     for name, record in records:
         rules, players, bots = _record_table(record, name)
         if config is None:
-            config, first = _config_of(name, rules, players, bots), name
+            config, first = _config_of(name, rules, bots), name
         elif (rules, players) != (config["rules"], config["players"]):
             raise CompareError("mixed", first=first, rules=config["rules"],
                                players=config["players"], file=name, its_rules=rules,
@@ -185,13 +185,13 @@ def _record_table(record: Any, name: str) -> tuple[str, int, list[str]]:
     return rules, players, bots
 
 
-def _config_of(name: str, rules: str, players: int, bots: list[str]) -> dict[str, Any]:
+def _config_of(name: str, rules: str, bots: list[str]) -> dict[str, Any]:
     """The run's configuration as the arena writes it, the line-up turned back from the
     seats of the game the record's name numbers."""
     index = record_index(name)
     if index is None:
         raise CompareError("record_name", file=name)
-    return {"rules": rules, "players": players, "lineup": lineup_of(bots, index)}
+    return {"rules": rules, "players": len(bots), "lineup": lineup_of(bots, index)}
 
 
 def _record_game(record: Any, name: str, bots: list[str]) -> dict[str, Any] | None:
