@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from typer.testing import CliRunner
 
 from tikal.bots.arena import make_executor
-from tikal.bots.evaluate import DEFAULT_WEIGHTS, HAND_SET_WEIGHTS, load_weights
+from tikal.bots.evaluate import DEFAULT_WEIGHTS, EXPERT_WEIGHTS, HAND_SET_WEIGHTS, load_weights
 from tikal.bots.tuning import (
     CONTESTS,
     TUNED,
@@ -108,6 +108,37 @@ def test_a_run_against_other_weights_starts_from_them_and_plays_them() -> None:
     else:
         assert match(DEMO, run.best, HAND_SET_WEIGHTS, deals=1, seed=7).fitness == run.best_fitness
     assert run != tune(DEMO, generations=1, population=3, deals=1, seed=7)
+
+
+def test_a_run_can_start_from_a_set_other_than_the_field_it_plays() -> None:
+    """The expert's set is tuned against ``hard``'s: the search starts from the expert's,
+    every candidate keeps its parts outside the tuned space, and the baseline to beat is
+    the start's own match against the field."""
+    run = tune(DEMO, generations=1, population=3, deals=1, seed=7, start=EXPERT_WEIGHTS)
+    assert EXPERT_WEIGHTS.control != DEFAULT_WEIGHTS.control
+    assert run.best.control == EXPERT_WEIGHTS.control  # not tuned by TUNED, kept from the start
+    assert (run.best.safe, run.best.exposed) == (EXPERT_WEIGHTS.safe, EXPERT_WEIGHTS.exposed)
+    start = match(DEMO, EXPERT_WEIGHTS, DEFAULT_WEIGHTS, deals=1, seed=7).fitness
+    assert run.best_fitness >= start
+    if run.best_fitness == start:
+        assert run.best == EXPERT_WEIGHTS
+    assert run != tune(DEMO, generations=1, population=3, deals=1, seed=7)
+
+
+def test_the_command_judges_the_start_on_the_held_out_deals(tmp_path: Path) -> None:
+    out = tmp_path / "tuned.json"
+    args = ["tune", "--rules", "demo", "--generations", "1", "--population", "2", "--deals", "1",
+            "--held-out", "1", "--out", str(out), "--against", "hand_set"]
+    result = CliRunner().invoke(app, [*args, "--start", "expert"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(out.read_text())["tuning"]
+    assert report["start"] == "expert" and report["against"] == ["hand_set"]
+    assert report["held_out_start_by_field"]["hand_set"]["games"] == 2
+    assert "starting weights" in result.output
+    assert json.loads(out.read_text())["weights"]["control"] == list(EXPERT_WEIGHTS.control)
+    out.unlink()
+    refused = CliRunner().invoke(app, [*args, "--start", str(tmp_path / "missing.json")])
+    assert refused.exit_code == 2 and "--start" in refused.output and not out.exists()
 
 
 def test_the_command_names_the_field_and_refuses_unknown_weights(tmp_path: Path) -> None:

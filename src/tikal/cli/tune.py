@@ -57,7 +57,11 @@ def tune_weights(
     against: Annotated[str, typer.Option(
         help=f"Weights to play against: {', '.join(PACKAGED_WEIGHTS)} or a weights file; "
              "several, comma-separated, are fields each deal is played against (the run "
-             "starts from the first).")] = "two_players",
+             "starts from the first unless --start names a set).")] = "two_players",
+    start: Annotated[str | None, typer.Option(
+        help="Weights to start from (a packaged set or a file; default: the first of "
+             "--against), e.g. the expert's set tuned against hard's. The held-out deals "
+             "then judge the start too.")] = None,
     space: Annotated[str, typer.Option(
         help="What is tuned: scalars (the scalar weights) or contests (the scalars, the "
              "temple-contest terms and the control of ties and small leads).")] = "scalars",
@@ -81,27 +85,38 @@ def tune_weights(
         raise typer.BadParameter(say("choose", language, choices=", ".join(PACKAGED_WEIGHTS)),
                                  param_hint="--against")
     fields = [weights_option(name, "--against") for name in names]
+    first = weights_option(start, "--start") if start is not None else None
     runner = make_executor(jobs, executor, address)
-    run = _search(setup, generations, population, deals, seed, runner, fields, space)
-    tests = [match(setup, run.best, field, held_out, seed + 10_000, runner) for field in fields
-             ] if held_out else []
+    run = _search(setup, generations, population, deals, seed, runner, fields, space, first)
+    tests = _held_out(setup, run.best, fields, held_out, seed, runner)
+    starts = _held_out(setup, first, fields, held_out, seed, runner) if first else []
     report = {
         "setup": setup.__dict__, "generations": generations, "population": population,
-        "deals": deals, "seed": seed, "against": names, "space": space,
-        "history": run.history,
+        "deals": deals, "seed": seed, "against": names, "start": start or names[0],
+        "space": space, "history": run.history,
         "fitness": run.best_fitness,
         "held_out": _result_json(tests[0]) if tests else None,
         "held_out_by_field": {name: _result_json(t) for name, t in zip(names, tests, strict=False)},
+        "held_out_start_by_field": {
+            name: _result_json(t) for name, t in zip(names, starts, strict=False)},
     }
     out.write_text(json.dumps({"about": "tuned by tikal tune", "tuning": report,
                                "weights": run.best.to_json()}, indent=1), encoding="utf-8")
     if plot is not None and run.history:
         save_plot(run, str(plot))
-    wide_console().print(_table(run.history, tests, names, held_out, language))
+    wide_console().print(_table(run.history, tests, names, held_out, language, starts))
+
+
+def _held_out(setup: Setup, weights: Weights, fields: list[Weights], deals: int, seed: int,
+              executor: Executor) -> list[MatchResult]:
+    """``weights`` against each field on the held-out deals (none when there are none)."""
+    return [match(setup, weights, field, deals, seed + 10_000, executor)
+            for field in fields] if deals else []
 
 
 def _search(setup: Setup, generations: int, population: int, deals: int, seed: int,
-            executor: Executor, against: list[Weights], space: str) -> TuningRun:
+            executor: Executor, against: list[Weights], space: str,
+            start: Weights | None) -> TuningRun:
     columns = (TextColumn("tuning"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                TextColumn("best fitness {task.fields[best]}"))
     with Progress(*columns, console=console(stderr=True), transient=True) as bar:
@@ -112,7 +127,7 @@ def _search(setup: Setup, generations: int, population: int, deals: int, seed: i
 
         return tune(setup, generations=generations, population=population, deals=deals,
                     seed=seed, executor=executor, progress=step, against=against,
-                    space=SPACES[space])
+                    space=SPACES[space], start=start)
 
 
 def _result_json(result: MatchResult) -> dict[str, object]:
@@ -121,19 +136,22 @@ def _result_json(result: MatchResult) -> dict[str, object]:
 
 
 def _table(history: list[dict[str, float]], tests: list[MatchResult], names: list[str],
-           held_out: int, language: str = "en") -> Table:
+           held_out: int, language: str = "en", starts: list[MatchResult] | None = None
+           ) -> Table:
     table = Table(title=say("tune.title", language))
     for column in ("generation", "best", "mean", "overall"):
         table.add_column(say(f"tune.col.{column}", language), justify="right")
     for row in history:
         table.add_row(*(str(row[k]) for k in ("generation", "best", "mean", "overall")))
     captions = []
-    for name, test in zip(names, tests, strict=False):
-        low, high = test.interval
-        captions.append(say("tune.caption", language, games=test.games, deals=held_out,
-                            rate=percent(test.win_rate, language), low=percent(low, language),
-                            high=percent(high, language), margin=f"{test.margin:+.1f}")
-                        + ("" if len(tests) == 1 else f" ({name})"))
+    for key, results in (("tune.caption", tests), ("tune.caption_start", starts or [])):
+        for name, test in zip(names, results, strict=False):
+            low, high = test.interval
+            captions.append(say(key, language, games=test.games, deals=held_out,
+                                rate=percent(test.win_rate, language),
+                                low=percent(low, language), high=percent(high, language),
+                                margin=f"{test.margin:+.1f}")
+                            + ("" if len(results) == 1 else f" ({name})"))
     if captions:
         table.caption = "\n".join(captions)
     return table
