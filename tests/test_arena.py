@@ -174,6 +174,25 @@ def test_arena_games_replay_from_their_records(tmp_path: Path) -> None:
     assert result.bots["greedy"].win_rate == 1.0
 
 
+def test_a_run_at_an_iteration_budget_is_the_same_on_a_slower_machine(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """At a budget of iterations alone the clock plays no part, so a run is a baseline that
+    later runs are paired with without playing it again (docs/bots.md, The expert level):
+    the same games move for move when every reading of the clock is 10 s later than the
+    last, as on a machine far slower."""
+    lineup = parse_bots("mcts,greedy", 2, Budget(iterations=4))
+    run_arena("demo", 2, lineup, 2, seed=3, records=tmp_path / "fast")
+    ticks = iter(range(0, 10**9, 10))
+    monkeypatch.setattr("tikal.bots.greedy.time.perf_counter", lambda: float(next(ticks)))
+    run_arena("demo", 2, lineup, 2, seed=3, records=tmp_path / "slow")
+    assert next(ticks) > 1000  # the bots and the arena read the slow clock
+    fast, slow = (sorted((tmp_path / side).glob(RECORD_GLOB)) for side in ("fast", "slow"))
+    assert [p.name for p in fast] == [p.name for p in slow] and len(fast) == 2
+    for one, other in zip(fast, slow, strict=True):
+        assert json.loads(one.read_text())["log"] == json.loads(other.read_text())["log"]
+
+
 def test_simulation_rates_are_medians_over_searches() -> None:
     """The last turn's searches (a simulation is only the final scoring, 0.2 ms) must not
     swamp the rate: one such search in a 4-player game once made the arena report 351
