@@ -85,11 +85,11 @@ def tune_weights(
         raise typer.BadParameter(say("choose", language, choices=", ".join(PACKAGED_WEIGHTS)),
                                  param_hint="--against")
     fields = [weights_option(name, "--against") for name in names]
-    first = weights_option(start, "--start") if start is not None else None
+    begin = weights_option(start, "--start") if start is not None else None
     runner = make_executor(jobs, executor, address)
-    run = _search(setup, generations, population, deals, seed, runner, fields, space, first)
+    run = _search(setup, generations, population, deals, seed, runner, fields, space, begin)
     tests = _held_out(setup, run.best, fields, held_out, seed, runner)
-    starts = _held_out(setup, first, fields, held_out, seed, runner) if first else []
+    starts = [] if begin is None else _held_out(setup, begin, fields, held_out, seed, runner)
     report = {
         "setup": setup.__dict__, "generations": generations, "population": population,
         "deals": deals, "seed": seed, "against": names, "start": start or names[0],
