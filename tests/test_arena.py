@@ -19,10 +19,13 @@ from tikal.bots.arena import (
     Budget,
     GameResult,
     ProcessExecutor,
+    RecordError,
     SeatStats,
+    SerialExecutor,
     lineup_of,
     parse_bots,
     parse_budget,
+    read_record,
     record_index,
     record_name,
     run_arena,
@@ -141,6 +144,84 @@ def test_record_names_are_found_again_by_their_pattern(tmp_path: Path) -> None:
     assert [record_index(name) for name in names] == [0, 1, 2, 3]
     assert record_index("game-12.json") == 12
     assert record_index("result.json") is None and record_index("game-x.json") is None
+
+
+class CountingExecutor(SerialExecutor):
+    """Plays serially and notes which games it was given to play."""
+
+    def __init__(self) -> None:
+        self.played: list[int] = []
+
+    def map_unordered(self, fn: Callable[[T], R], tasks: Iterable[T]) -> Iterator[R]:
+        for task in tasks:
+            self.played.append(task.index)  # type: ignore[attr-defined]
+            yield fn(task)
+
+
+def test_a_stopped_run_resumes_where_it_stopped_and_writes_the_result_it_would_have(
+        tmp_path: Path) -> None:
+    """Games whose records are there are read back, with the figures the run counted;
+    only the missing ones, and one whose record was cut short mid-write, are played."""
+    lineup = parse_bots("greedy,mcts", 2, Budget(iterations=4))
+    whole = run_arena("demo", 2, lineup, 6, seed=21, records=tmp_path)
+    (tmp_path / record_name(4)).unlink()
+    cut = tmp_path / record_name(1)
+    cut.write_text(cut.read_text()[:300])
+    executor = CountingExecutor()
+    resumed = run_arena("demo", 2, lineup, 6, seed=21, executor=executor, records=tmp_path,
+                        resume=True)
+    assert executor.played == [1, 4]
+    assert resumed.config["read_from_records"] == 4
+    assert [r.index for r in resumed.results] == list(range(6))
+    for before, after in zip(whole.results, resumed.results, strict=True):
+        assert [s.score for s in after.seats] == [s.score for s in before.seats]
+        if after.index not in (1, 4):  # read back: the very figures the run counted
+            assert after.seats == before.seats and after.actions == before.actions
+    assert sorted(p.name for p in tmp_path.iterdir()) == [record_name(i) for i in range(6)]
+    again = run_arena("demo", 2, lineup, 6, seed=21, executor=CountingExecutor(),
+                      records=tmp_path, resume=True)
+    assert again.config["read_from_records"] == 6
+    assert again.to_json()["bots"] == resumed.to_json()["bots"]  # timings included
+    assert again.bots["mcts"].simulations_per_search == 4
+
+
+def test_resuming_with_another_runs_records_is_refused_and_changes_nothing(
+        tmp_path: Path) -> None:
+    lineup = parse_bots("greedy,random", 2)
+    run_arena("demo", 2, lineup, 2, seed=31, records=tmp_path)
+    before = {p.name: p.read_text() for p in tmp_path.iterdir()}
+    for other, seed, field in ((lineup, 32, "seed"), (parse_bots("random,greedy", 2), 31, "bots"),
+                               (parse_bots("greedy,mcts", 2, Budget(iterations=4)), 31, "bots")):
+        with pytest.raises(RecordError) as caught:
+            run_arena("demo", 2, other, 2, seed=seed, records=tmp_path, resume=True)
+        assert caught.value.field == field and caught.value.file.endswith(record_name(0))
+    searching = parse_bots("greedy,mcts", 2, Budget(iterations=4))
+    run_arena("demo", 2, searching, 2, seed=31, records=tmp_path / "budget")
+    with pytest.raises(RecordError) as caught:
+        run_arena("demo", 2, parse_bots("greedy,mcts", 2, Budget(iterations=5)), 2, seed=31,
+                  records=tmp_path / "budget", resume=True)
+    assert caught.value.field == "arena.seats.budget"
+    assert {p.name: p.read_text() for p in tmp_path.iterdir() if p.is_file()} == before
+
+
+def test_a_record_from_before_the_arena_kept_its_figures_gives_the_outcome(
+        tmp_path: Path) -> None:
+    run_arena("demo", 2, parse_bots("greedy,random", 2), 2, seed=41, records=tmp_path)
+    name = str(tmp_path / record_name(1))
+    record = json.loads(Path(name).read_text())
+    kept = read_record(name, record)
+    del record["arena"]
+    old = read_record(name, record)
+    assert kept.result is not None and old.result is not None
+    assert old.bots == ("random", "greedy") and old.budgets == (None, None)
+    assert [s.win for s in old.result.seats] == [s.win for s in kept.result.seats]
+    assert [s.margin for s in old.result.seats] == [s.margin for s in kept.result.seats]
+    assert all(s.thinking == 0.0 and s.decisions == 0 for s in old.result.seats)
+    assert kept.result.seats[1].decisions > 0
+    record["arena"] = {"seats": [{"decisions": "many"}, {}]}
+    with pytest.raises(RecordError) as caught:
+        read_record(name, record)
+    assert caught.value.field == "arena.seats[0].decisions"
 
 
 def test_wilson_interval() -> None:
@@ -278,6 +359,25 @@ def test_arena_command(tmp_path: Path) -> None:
     assert mcts["games"] == 2 and 0 <= mcts["ci95"][0] <= mcts["win_rate"] <= mcts["ci95"][1]
     assert data["config"]["budgets"] == {"mcts": "3", "greedy": "-"}
     assert plot.exists() and len(list(records.glob("*.json"))) == 2
+
+
+def test_arena_command_resumes_a_stopped_run(tmp_path: Path) -> None:
+    records, out = tmp_path / "records", tmp_path / "r.json"
+    args = ["arena", "--rules", "demo", "--bots", "greedy,random", "--games", "4", "--seed",
+            "7", "--records", str(records), "--quiet"]
+    assert runner.invoke(app, args).exit_code == 0
+    (records / record_name(3)).unlink()
+    resumed = runner.invoke(app, [*args, "--resume", "--out", str(out)])
+    assert resumed.exit_code == 0, resumed.output
+    assert "3 games read back from the records, 1 played." in resumed.output
+    assert json.loads(out.read_text())["bots"]["greedy"]["games"] == 4
+    german = runner.invoke(app, [*args, "--resume", "--lang", "de"])
+    assert "4 Partien aus den Aufzeichnungen gelesen, 0 gespielt." in german.output
+    other = runner.invoke(app, [*(a if a != "7" else "8" for a in args), "--resume"])
+    assert other.exit_code == 1 and record_name(0) in other.output
+    assert "its seed is not this run's" in other.output
+    alone = runner.invoke(app, ["arena", "--rules", "demo", "--resume"])
+    assert alone.exit_code == 1 and "--resume needs --records" in alone.output
 
 
 def test_arena_plays_the_bots_own_budget_unless_told(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -171,9 +171,13 @@ def records_of(folder: Path) -> list[tuple[str, Any]]:
 def test_a_runs_records_read_as_the_result_it_wrote(tmp_path: Path) -> None:
     ran = run_arena("demo", 2, parse_bots("greedy,random", 2), 6, seed=50, records=tmp_path)
     written = side_of([("run.json", ran.to_json())])
-    read = side_of([("records", result_of_records(records_of(tmp_path)))])
+    rebuilt = result_of_records(records_of(tmp_path))
+    read = side_of([("records", rebuilt)])
     assert read.labels == ("greedy",) and read.outcomes == written.outcomes
     assert read.games == 6
+    assert rebuilt["bots"] == ran.to_json()["bots"]  # the per-bot figures, timings included
+    assert {key: rebuilt["config"][key] for key in ("lineup", "budgets", "seed", "games")} == {
+        key: ran.config[key] for key in ("lineup", "budgets", "seed", "games")}
 
 
 def test_records_find_the_lineup_from_any_game_and_leave_out_unfinished_ones(

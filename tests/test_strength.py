@@ -127,9 +127,7 @@ def committed_lineups() -> list[tuple[str, str]]:
     for path in sorted(DOCS_ARENA.glob("*.json")):
         result = json.loads(path.read_text())
         if "config" in result:  # an arena result (the others are tuning runs, models)
-            # one read back from a stopped run's records has its line-up, not per-bot figures
-            labels = result["bots"] if "bots" in result else result["config"]["lineup"]
-            found += [(path.name, label) for label in labels]
+            found += [(path.name, label) for label in result["bots"]]
     for place, entry in enumerate(read_history(DOCS_ARENA / "history.jsonl"), 1):
         found += [(f"history.jsonl entry {place}", label) for label in entry.bots]
     return found

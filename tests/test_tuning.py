@@ -136,6 +136,12 @@ def test_the_command_judges_the_start_on_the_held_out_deals(tmp_path: Path) -> N
     assert report["held_out_start_by_field"]["hand_set"]["games"] == 2
     assert "starting weights" in result.output
     assert json.loads(out.read_text())["weights"]["control"] == list(EXPERT_WEIGHTS.control)
+    assert "(deals: 1)" in result.output  # one held-out deal, however many games
+    mirror = CliRunner().invoke(app, [*args[:-1], "hand_set,expert", "--start", "expert"])
+    assert mirror.exit_code == 0, mirror.output
+    report = json.loads(out.read_text())["tuning"]
+    assert list(report["held_out_by_field"]) == ["hand_set", "expert"]
+    assert list(report["held_out_start_by_field"]) == ["hand_set"]  # no mirror match
     out.unlink()
     refused = CliRunner().invoke(app, [*args, "--start", str(tmp_path / "missing.json")])
     assert refused.exit_code == 2 and "--start" in refused.output and not out.exists()

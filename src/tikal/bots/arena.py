@@ -294,14 +294,15 @@ def play_task(task: GameTask) -> GameResult:
     except Exception as exc:  # a crashing bot must not take the arena down
         who = game.current_player
         error = f"seat {who} ({task.seats[who].label}): {exc!r}"
-    record = None
-    if task.keep_record:
-        record = game.record()
-        record["bots"] = [spec.label for spec in task.seats]
-    return GameResult(
+    result = GameResult(
         task.index, task.seed, _seat_stats(task, game, seats), seats.actions,
-        time.perf_counter() - start, error, record,
+        time.perf_counter() - start, error,
     )
+    if task.keep_record:
+        result.record = game.record()
+        result.record["bots"] = [spec.label for spec in task.seats]
+        result.record[ARENA_PART] = _arena_part(task, result)
+    return result
 
 
 def _seat_stats(task: GameTask, game: Game, seats: _Seats) -> list[SeatStats]:
@@ -327,6 +328,165 @@ def _seat_stats(task: GameTask, game: Game, seats: _Seats) -> list[SeatStats]:
             seat.searches = list(bot.searches)
         stats.append(seat)
     return stats
+
+
+# ---------------------------------------------------------------- records read back
+
+#: The part of a ``--records`` record beside the game itself: the run's own figures of
+#: it (each seat's budget and thinking, the game's error), so that a run's records give
+#: back its whole result (``--resume``, ``tikal compare FOLDER``).
+ARENA_PART = "arena"
+_SEAT_FIGURES = {"decisions": int, "thinking": float, "turns": int, "max_turn": float}
+
+
+class RecordError(ValueError):
+    """A record that is not a game of the run reading it: ``file``, and the ``field``
+    that is missing, malformed or another run's (None: the file's name)."""
+
+    def __init__(self, file: str, field: str | None) -> None:
+        super().__init__(f"{file}: {field if field is not None else 'name'}")
+        self.file, self.field = file, field
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedGame:
+    """What a record says of its game: the run's place of it and, once it finished or
+    failed a bot, the result as the arena counted it (None: played again on resume)."""
+
+    index: int
+    rules: str
+    seed: int
+    bots: tuple[str, ...]
+    budgets: tuple[str | None, ...]
+    result: GameResult | None
+
+
+def _arena_part(task: GameTask, result: GameResult) -> dict[str, Any]:
+    return {
+        "index": task.index,
+        "error": result.error,
+        "actions": result.actions,
+        "seconds": result.seconds,
+        "seats": [
+            {"budget": _budget_text(spec),
+             **{name: getattr(seat, name) for name in _SEAT_FIGURES},
+             "searches": [list(search) for search in seat.searches]}
+            for spec, seat in zip(task.seats, result.seats, strict=True)
+        ],
+    }
+
+
+def read_record(name: str, record: Any) -> RecordedGame:
+    """A record of ``--records`` (``name`` its file, whose number is the game's index)
+    read back as the arena counted its game.  A record written before the arena kept its
+    figures gives the outcome without them (no thinking times, searches or budgets)."""
+    index = record_index(name)
+    if index is None:
+        raise RecordError(name, None)
+    rules, seed = _field(record, "rules", str, name), _field(record, "seed", int, name)
+    players = _field(record, "players", int, name)
+    bots = _field(record, "bots", list, name)
+    if len(bots) != players or not all(isinstance(bot, str) for bot in bots):
+        raise RecordError(name, "bots")
+    part = record.get(ARENA_PART)
+    figures = _seat_part(part, players, name)
+    budgets = tuple(f.pop("budget", None) for f in figures)
+    error = part.get("error") if isinstance(part, dict) else None
+    outcome = _field(record, "result", dict, name)
+    result = None
+    if outcome.get("over") or error is not None:
+        scores = _field(outcome, "scores", list, name, "result.")
+        winners = _field(outcome, "winners", list, name, "result.")
+        if len(scores) != players or not all(_integer(s) for s in scores):
+            raise RecordError(name, "result.scores")
+        if (not winners and error is None) or not all(w in range(players) for w in winners):
+            raise RecordError(name, "result.winners")
+        seats = [SeatStats(bot, scores[s], 1 / len(winners) if s in winners else 0.0,
+                           scores[s] - max(scores[:s] + scores[s + 1:]), **figures[s])
+                 for s, bot in enumerate(bots)]
+        actions, seconds = (part.get(key, 0) if isinstance(part, dict) else 0
+                            for key in ("actions", "seconds"))
+        result = GameResult(index, seed, seats, actions, seconds, error)
+    return RecordedGame(index, rules, seed, tuple(bots), budgets, result)
+
+
+def _seat_part(part: Any, players: int, name: str) -> list[dict[str, Any]]:
+    """Each seat's figures from a record's arena part (none: zeros, as for a seat that
+    never thought); an error names the malformed field."""
+    if part is None:
+        return [{"decisions": 0, "thinking": 0.0} for _ in range(players)]
+    seats = part.get("seats") if isinstance(part, dict) else None
+    if not isinstance(seats, list) or len(seats) != players:
+        raise RecordError(name, f"{ARENA_PART}.seats")
+    figures = []
+    for s, seat in enumerate(seats):
+        where = f"{ARENA_PART}.seats[{s}]."
+        entry: dict[str, Any] = {
+            key: kind(_field(seat, key, (int, float) if kind is float else int, name, where))
+            for key, kind in _SEAT_FIGURES.items()}
+        searches = _field(seat, "searches", list, name, where)
+        if not all(isinstance(x, list) and len(x) == 2 and _integer(x[0]) and _number(x[1])
+                   for x in searches):
+            raise RecordError(name, where + "searches")
+        entry["searches"] = [(int(n), float(t)) for n, t in searches]
+        entry["budget"] = _field(seat, "budget", str, name, where)
+        figures.append(entry)
+    return figures
+
+
+def _field(data: Any, key: str, kind: type | tuple[type, ...], file: str,
+           where: str = "") -> Any:
+    """``data[key]`` if it is a ``kind`` (never a bool); else the :class:`RecordError`."""
+    value = data.get(key) if isinstance(data, dict) else None
+    if not isinstance(value, kind) or isinstance(value, bool):
+        raise RecordError(file, where + key)
+    return value
+
+
+def _integer(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _resumed(task: GameTask, folder: Path) -> GameResult | None:
+    """Game ``task``'s result from its record in ``folder`` if the game ended there; None
+    (the game is played) for no record, a game that failed or did not finish, or a file
+    that is not JSON (a write cut short).  A readable record of another run is refused."""
+    path = folder / record_name(task.index)
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    game = read_record(str(path), record)
+    budgets = tuple(_budget_text(spec) for spec in task.seats)
+    for field_name, theirs, ours in (
+        ("rules", game.rules, task.rules), ("seed", game.seed, task.seed),
+        ("bots", game.bots, tuple(spec.label for spec in task.seats)),
+        (f"{ARENA_PART}.seats.budget", game.budgets,
+         game.budgets if None in game.budgets else budgets),
+    ):
+        if theirs != ours:
+            raise RecordError(str(path), field_name)
+    if game.result is None or game.result.error is not None:
+        return None
+    return game.result
+
+
+def _budget_text(spec: BotSpec) -> str:
+    """A seat's budget as the run's configuration and its records give it."""
+    return str(spec.budget) if spec.searches else "-"
+
+
+def _write_record(folder: Path, result: GameResult) -> None:
+    """Write game ``result``'s record whole or not at all (a run stopped mid-write leaves
+    no half record for ``--resume`` to read)."""
+    path = folder / record_name(result.index)
+    partial = path.with_suffix(".part")
+    partial.write_text(json.dumps(result.record, indent=1), encoding="utf-8")
+    os.replace(partial, path)
 
 
 # ---------------------------------------------------------------- executors
@@ -540,34 +700,46 @@ def run_arena(
     executor: Executor | None = None,
     records: Path | None = None,
     on_result: Callable[[GameResult, int], None] | None = None,
+    resume: bool = False,
 ) -> ArenaResult:
-    """Play the match-up; ``on_result(result, total)`` is called as games finish."""
+    """Play the match-up; ``on_result(result, total)`` is called as games finish.  With
+    ``resume``, a game whose record is in ``records`` is read back, not played: a stopped
+    run goes on where it stopped and its result is the one it would have written
+    (:class:`RecordError` for a record of another run)."""
     start = time.perf_counter()
     tasks = schedule(rules, lineup, games, seed, keep_records=records is not None)
     executor = executor or SerialExecutor()
     if records is not None:
         records.mkdir(parents=True, exist_ok=True)
     results = []
-    for result in executor.map_unordered(play_task, tasks):
+    to_play = []
+    for task in tasks:
+        done = _resumed(task, records) if resume and records is not None else None
+        if done is None:
+            to_play.append(task)
+            continue
+        results.append(done)
+        if on_result is not None:
+            on_result(done, len(tasks))
+    for result in executor.map_unordered(play_task, to_play):
         if records is not None and result.record is not None:
-            path = records / record_name(result.index)
-            path.write_text(json.dumps(result.record, indent=1), encoding="utf-8")
+            _write_record(records, result)
             result.record = None
         results.append(result)
         if on_result is not None:
             on_result(result, len(tasks))
     results.sort(key=lambda r: r.index)  # the summary does not depend on the finishing order
-    config = {
+    config: dict[str, Any] = {
         "rules": rules,
         "players": players,
         "lineup": [spec.label for spec in lineup],
-        "budgets": {
-            spec.label: str(spec.budget) if spec.searches else "-" for spec in lineup
-        },
+        "budgets": {spec.label: _budget_text(spec) for spec in lineup},
         "games": len(tasks),
         "seed": seed,
         "cpus": os.cpu_count(),
     }
+    if resume:
+        config["read_from_records"] = len(tasks) - len(to_play)
     return ArenaResult(config, results, summarize(results), time.perf_counter() - start)
 
 

@@ -22,7 +22,15 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from .arena import lineup_of, record_index, wilson
+from .arena import (
+    ArenaResult,
+    RecordedGame,
+    RecordError,
+    lineup_of,
+    read_record,
+    summarize,
+    wilson,
+)
 
 #: A game's place in a run: its deal's seed and the studied bot's seat.
 Key = tuple[int, int]
@@ -153,60 +161,53 @@ def compare(first: Side, second: Side) -> Paired:
 
 
 def result_of_records(records: Iterable[tuple[str, Any]]) -> dict[str, Any]:
-    """An arena result (the parts :func:`side_of` reads) from a run's game records, named
-    by game index as ``tikal arena --records`` writes them (:func:`~.arena.record_name`).
-    The index gives the game's seat rotation (:func:`~.arena.seating`), so the line-up, and
-    with it the bot the run was about, is found again from any one game.  Unfinished games
-    are left out, as the arena leaves out failed ones; an error names the record and field."""
+    """The arena result a run's game records make (named by game index as ``tikal arena
+    --records`` writes them, :func:`~.arena.record_name`), with its per-bot figures as the
+    arena sums them (:func:`~.arena.summarize`).  The index gives the game's seat rotation
+    (:func:`~.arena.seating`), so the line-up, and with it the bot the run was about, is
+    found again from any one game.  Unfinished games are left out, as the arena leaves out
+    failed ones; an error names the record and field."""
     config: dict[str, Any] | None = None
     first = ""
-    games = []
+    results = []
     for name, record in records:
-        rules, players, bots = _record_table(record, name)
+        game = _recorded(name, record)
         if config is None:
-            config, first = _config_of(name, rules, bots), name
-        elif (rules, players) != (config["rules"], config["players"]):
+            config, first = _config_of(game), name
+        elif (game.rules, len(game.bots)) != (config["rules"], config["players"]):
             raise CompareError("mixed", first=first, rules=config["rules"],
-                               players=config["players"], file=name, its_rules=rules,
-                               its_players=players)
-        game = _record_game(record, name, bots)
-        if game is not None:
-            games.append(game)
-    return {"config": config, "games": games}
+                               players=config["players"], file=name, its_rules=game.rules,
+                               its_players=len(game.bots))
+        if game.result is not None:
+            results.append(game.result)
+    if config is None:
+        return {"config": None, "games": []}
+    config["games"] = config["read_from_records"] = len(results)
+    seconds = sum(result.seconds for result in results)
+    return ArenaResult(config, results, summarize(results), seconds).to_json()
 
 
-def _record_table(record: Any, name: str) -> tuple[str, int, list[str]]:
-    """A record's rules, player count and bots by seat."""
-    rules = _part(record, "rules", str, name, key=RECORD)
-    players = _part(record, "players", int, name, key=RECORD)
-    bots = _part(record, "bots", list, name, key=RECORD)
-    if len(bots) != players or not all(isinstance(b, str) for b in bots):
-        raise CompareError(RECORD, file=name, field="bots")
-    return rules, players, bots
+def _recorded(name: str, record: Any) -> RecordedGame:
+    """:func:`~.arena.read_record`, its refusal as this module's."""
+    try:
+        return read_record(name, record)
+    except RecordError as exc:
+        if exc.field is None:
+            raise CompareError("record_name", file=name) from None
+        raise CompareError(RECORD, file=name, field=exc.field) from None
 
 
-def _config_of(name: str, rules: str, bots: list[str]) -> dict[str, Any]:
-    """The run's configuration as the arena writes it, the line-up turned back from the
-    seats of the game the record's name numbers."""
-    index = record_index(name)
-    if index is None:
-        raise CompareError("record_name", file=name)
-    return {"rules": rules, "players": len(bots), "lineup": lineup_of(bots, index)}
-
-
-def _record_game(record: Any, name: str, bots: list[str]) -> dict[str, Any] | None:
-    """A finished record's game as the arena lists it (seed, bots, scores, win shares);
-    None for a game that did not finish."""
-    result = _part(record, "result", dict, name, key=RECORD)
-    if not result.get("over"):
-        return None
-    seed = _part(record, "seed", int, name, key=RECORD)
-    scores = _part(result, "scores", list, name, "result.", RECORD)
-    winners = _part(result, "winners", list, name, "result.", RECORD)
-    if not winners or not all(w in range(len(bots)) for w in winners):
-        raise CompareError(RECORD, file=name, field="result.winners")
-    wins = [1 / len(winners) if seat in winners else 0.0 for seat in range(len(bots))]
-    return {"seed": seed, "bots": bots, "scores": scores, "wins": wins, "error": None}
+def _config_of(game: RecordedGame) -> dict[str, Any]:
+    """The run's configuration as the arena writes it, the line-up (and the budgets, where
+    the record keeps them) turned back from the seats of the game the record numbers."""
+    players = len(game.bots)
+    lineup = lineup_of(game.bots, game.index)
+    budgets = lineup_of(game.budgets, game.index)
+    return {
+        "rules": game.rules, "players": players, "lineup": lineup,
+        "budgets": {} if None in budgets else dict(zip(lineup, budgets, strict=True)),
+        "seed": game.seed - game.index // players,
+    }
 
 
 def _mean_and_se(values: list[float]) -> tuple[float, float | None]:
@@ -253,11 +254,9 @@ def _number(value: Any) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def _part(data: Any, name: str, kind: type, file: str, prefix: str = "",
-          key: str = "field") -> Any:
-    """``data[name]`` if it is a ``kind``; else an error (``key``: a result's field or a
-    record's) naming the file and field."""
+def _part(data: Any, name: str, kind: type, file: str, prefix: str = "") -> Any:
+    """``data[name]`` if it is a ``kind``; else the error naming the file and field."""
     value = data.get(name) if isinstance(data, dict) else None
     if not isinstance(value, kind) or isinstance(value, bool):
-        raise CompareError(key, file=file, field=prefix + name)
+        raise CompareError("field", file=file, field=prefix + name)
     return value

@@ -20,6 +20,7 @@ from ..bots.arena import (
     EXECUTORS,
     ArenaResult,
     GameResult,
+    RecordError,
     make_executor,
     parse_bots,
     parse_budget,
@@ -84,7 +85,7 @@ def results_table(result: ArenaResult, language: str = "en") -> Table:
             f"{b.ci95[0]:.1%}-{b.ci95[1]:.1%}",
             f"{b.mean_score:.1f}",
             f"{b.mean_margin:+.1f}",
-            f"{b.mean_decision_s:.4f}",
+            f"{b.mean_decision_s:.4f}" if b.mean_decision_s else "-",
             turn,
             max_turn,
             per_search,
@@ -117,6 +118,11 @@ def arena(
     records: Annotated[
         Path | None, typer.Option(help="Save every game's record into this directory.")
     ] = None,
+    resume: Annotated[
+        bool, typer.Option(help="Go on with a stopped run: the games whose records are in "
+                           "--records are read back, not played (start it with the same "
+                           "options).")
+    ] = False,
     quiet: Annotated[bool, typer.Option(help="No progress bar.")] = False,
     history: Annotated[
         Path | None,
@@ -140,6 +146,8 @@ def arena(
         raise fail(say("arena.executor", language, choices=", ".join(EXECUTORS)), language)
     if address is not None and executor != "ray":
         raise fail(say("arena.address", language), language)
+    if resume and records is None:
+        raise fail(say("arena.resume_records", language), language)
     console = wide_console()
     labels = sorted({spec.label for spec in lineup})
     wins = dict.fromkeys(labels, 0.0)
@@ -157,11 +165,19 @@ def arena(
 
     with progress:
         task = progress.add_task("", total=None)
-        result = run_arena(
-            rules, players, lineup, games, seed, make_executor(jobs, executor, address), records,
-            on_result,
-        )
+        try:
+            result = run_arena(
+                rules, players, lineup, games, seed, make_executor(jobs, executor, address),
+                records, on_result, resume=resume,
+            )
+        except RecordError as exc:
+            raise fail(say("arena.other_run", language, file=exc.file, field=exc.field),
+                       language) from None
     console.print(results_table(result, language))
+    if resume:
+        read = result.config["read_from_records"]
+        console.print(escape(say("arena.resumed", language, read=read,
+                                 played=len(result.results) - read)))
     for error in result.errors:
         console.print(f"[bold red]{escape(say('error', language))}[/] {escape(error)}")
     where = (say("arena.jobs", language, jobs=jobs) if executor == "process"

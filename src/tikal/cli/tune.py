@@ -88,30 +88,33 @@ def tune_weights(
     begin = weights_option(start, "--start") if start is not None else None
     runner = make_executor(jobs, executor, address)
     run = _search(setup, generations, population, deals, seed, runner, fields, space, begin)
-    tests = _held_out(setup, run.best, fields, held_out, seed, runner)
-    starts = [] if begin is None else _held_out(setup, begin, fields, held_out, seed, runner)
+    tests = _held_out(setup, run.best, dict(zip(names, fields, strict=True)), held_out, seed,
+                      runner)
+    # the start against a field that is the start itself would be a mirror match: at par
+    rivals = {} if begin is None else {
+        name: field for name, field in zip(names, fields, strict=True) if field != begin}
+    starts = {} if begin is None else _held_out(setup, begin, rivals, held_out, seed, runner)
     report = {
         "setup": setup.__dict__, "generations": generations, "population": population,
         "deals": deals, "seed": seed, "against": names, "start": start or names[0],
         "space": space, "history": run.history,
         "fitness": run.best_fitness,
-        "held_out": _result_json(tests[0]) if tests else None,
-        "held_out_by_field": {name: _result_json(t) for name, t in zip(names, tests, strict=False)},
-        "held_out_start_by_field": {
-            name: _result_json(t) for name, t in zip(names, starts, strict=False)},
+        "held_out": _result_json(tests[names[0]]) if tests else None,
+        "held_out_by_field": {name: _result_json(t) for name, t in tests.items()},
+        "held_out_start_by_field": {name: _result_json(t) for name, t in starts.items()},
     }
     out.write_text(json.dumps({"about": "tuned by tikal tune", "tuning": report,
                                "weights": run.best.to_json()}, indent=1), encoding="utf-8")
     if plot is not None and run.history:
         save_plot(run, str(plot))
-    wide_console().print(_table(run.history, tests, names, held_out, language, starts))
+    wide_console().print(_table(run.history, tests, held_out, language, starts))
 
 
-def _held_out(setup: Setup, weights: Weights, fields: list[Weights], deals: int, seed: int,
-              executor: Executor) -> list[MatchResult]:
+def _held_out(setup: Setup, weights: Weights, fields: dict[str, Weights], deals: int,
+              seed: int, executor: Executor) -> dict[str, MatchResult]:
     """``weights`` against each field on the held-out deals (none when there are none)."""
-    return [match(setup, weights, field, deals, seed + 10_000, executor)
-            for field in fields] if deals else []
+    return {name: match(setup, weights, field, deals, seed + 10_000, executor)
+            for name, field in fields.items()} if deals else {}
 
 
 def _search(setup: Setup, generations: int, population: int, deals: int, seed: int,
@@ -135,23 +138,22 @@ def _result_json(result: MatchResult) -> dict[str, object]:
             "ci95": [round(x, 4) for x in result.interval], "margin": round(result.margin, 2)}
 
 
-def _table(history: list[dict[str, float]], tests: list[MatchResult], names: list[str],
-           held_out: int, language: str = "en", starts: list[MatchResult] | None = None
-           ) -> Table:
+def _table(history: list[dict[str, float]], tests: dict[str, MatchResult], held_out: int,
+           language: str = "en", starts: dict[str, MatchResult] | None = None) -> Table:
     table = Table(title=say("tune.title", language))
     for column in ("generation", "best", "mean", "overall"):
         table.add_column(say(f"tune.col.{column}", language), justify="right")
     for row in history:
         table.add_row(*(str(row[k]) for k in ("generation", "best", "mean", "overall")))
     captions = []
-    for key, results in (("tune.caption", tests), ("tune.caption_start", starts or [])):
-        for name, test in zip(names, results, strict=False):
+    for key, results in (("tune.caption", tests), ("tune.caption_start", starts or {})):
+        for name, test in results.items():
             low, high = test.interval
             captions.append(say(key, language, games=test.games, deals=held_out,
                                 rate=percent(test.win_rate, language),
                                 low=percent(low, language), high=percent(high, language),
                                 margin=f"{test.margin:+.1f}")
-                            + ("" if len(results) == 1 else f" ({name})"))
+                            + ("" if len(tests) == 1 else f" ({name})"))
     if captions:
         table.caption = "\n".join(captions)
     return table
