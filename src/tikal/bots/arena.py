@@ -404,8 +404,9 @@ def read_record(name: str, record: Any) -> RecordedGame:
         seats = [SeatStats(bot, scores[s], 1 / len(winners) if s in winners else 0.0,
                            scores[s] - max(scores[:s] + scores[s + 1:]), **figures[s])
                  for s, bot in enumerate(bots)]
-        actions, seconds = (part.get(key, 0) if isinstance(part, dict) else 0
-                            for key in ("actions", "seconds"))
+        actions, seconds = ((_field(part, "actions", int, name, f"{ARENA_PART}."),
+                             float(_field(part, "seconds", (int, float), name, f"{ARENA_PART}.")))
+                            if part is not None else (0, 0.0))
         result = GameResult(index, seed, seats, actions, seconds, error)
     return RecordedGame(index, rules, seed, tuple(bots), budgets, result)
 
@@ -461,14 +462,14 @@ def _resumed(task: GameTask, folder: Path) -> GameResult | None:
     except (OSError, ValueError):
         return None
     game = read_record(str(path), record)
-    budgets = tuple(_budget_text(spec) for spec in task.seats)
-    for field_name, theirs, ours in (
-        ("rules", game.rules, task.rules), ("seed", game.seed, task.seed),
-        ("bots", game.bots, tuple(spec.label for spec in task.seats)),
-        (f"{ARENA_PART}.seats.budget", game.budgets,
-         game.budgets if None in game.budgets else budgets),
-    ):
-        if theirs != ours:
+    ours: dict[str, object] = {"rules": task.rules, "seed": task.seed,
+                               "bots": tuple(spec.label for spec in task.seats)}
+    theirs: dict[str, object] = {"rules": game.rules, "seed": game.seed, "bots": game.bots}
+    if None not in game.budgets:  # a record from before the arena kept budgets has none
+        ours[f"{ARENA_PART}.seats.budget"] = tuple(_budget_text(spec) for spec in task.seats)
+        theirs[f"{ARENA_PART}.seats.budget"] = game.budgets
+    for field_name, value in ours.items():
+        if theirs[field_name] != value:
             raise RecordError(str(path), field_name)
     if game.result is None or game.result.error is not None:
         return None
