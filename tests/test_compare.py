@@ -190,6 +190,11 @@ def test_records_find_the_lineup_from_any_game_and_leave_out_unfinished_ones(
     records[0][1]["result"]["over"] = False
     read = side_of([("records", result_of_records(records))])
     assert read.games == 3 and (60, 0) not in read.outcomes
+    records[1][1]["result"]["over"] = False
+    records[1][1]["arena"]["error"] = "seat 0 (random): RuntimeError('boom')"
+    rebuilt = result_of_records(records)
+    assert rebuilt["errors"] == ["game 1: seat 0 (random): RuntimeError('boom')"]
+    assert side_of([("records", rebuilt)]).games == 2
 
 
 @pytest.mark.parametrize(("change", "key", "field"), [

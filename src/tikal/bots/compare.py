@@ -165,8 +165,9 @@ def result_of_records(records: Iterable[tuple[str, Any]]) -> dict[str, Any]:
     --records`` writes them, :func:`~.arena.record_name`), with its per-bot figures as the
     arena sums them (:func:`~.arena.summarize`).  The index gives the game's seat rotation
     (:func:`~.arena.seating`), so the line-up, and with it the bot the run was about, is
-    found again from any one game.  Unfinished games are left out, as the arena leaves out
-    failed ones; an error names the record and field."""
+    found again from any one game.  A game a bot failed is listed with its error, as the
+    arena lists it (and not compared); one that never finished is left out.  An error
+    names the record and field."""
     config: dict[str, Any] | None = None
     first = ""
     results = []
