@@ -426,7 +426,7 @@ def _seat_part(part: Any, players: int, name: str) -> list[dict[str, Any]]:
             key: kind(_field(seat, key, (int, float) if kind is float else int, name, where))
             for key, kind in _SEAT_FIGURES.items()}
         searches = _field(seat, "searches", list, name, where)
-        if not all(isinstance(x, list) and len(x) == 2 and _integer(x[0]) and _number(x[1])
+        if not all(isinstance(x, list) and len(x) == 2 and _integer(x[0]) and is_number(x[1])
                    for x in searches):
             raise RecordError(name, where + "searches")
         entry["searches"] = [(int(n), float(t)) for n, t in searches]
@@ -448,7 +448,8 @@ def _integer(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _number(value: Any) -> bool:
+def is_number(value: Any) -> bool:
+    """A JSON number (a bool is not one), as the arena's results and records hold them."""
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 

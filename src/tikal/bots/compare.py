@@ -26,6 +26,7 @@ from .arena import (
     ArenaResult,
     RecordedGame,
     RecordError,
+    is_number,
     lineup_of,
     read_record,
     summarize,
@@ -246,13 +247,9 @@ def _games_of(data: Any, label: str, name: str) -> Iterable[tuple[Key, Outcome]]
         for seat, bot in enumerate(bots):
             if bot != label:
                 continue
-            if not all(_number(v) for v in (wins[seat], scores[seat])):
+            if not all(is_number(v) for v in (wins[seat], scores[seat])):
                 raise CompareError("field", file=name, field=f"{field}.wins/scores")
             yield (seed, seat), Outcome(float(wins[seat]), float(scores[seat]))
-
-
-def _number(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
 def _part(data: Any, name: str, kind: type, file: str, prefix: str = "") -> Any:
