@@ -453,6 +453,38 @@ def test_replies_are_checked() -> None:
                for g in games)
 
 
+class _PlanRecorder(MCTSBot):
+    """A search that records whose turns its simulations planned like greedy's."""
+
+    def __init__(self, **settings: Any) -> None:
+        super().__init__(seed=1, iterations=4, seconds=None, **settings)
+        self.planned: list[int] = []
+
+    def planned_turn(self, game: GameState, me: int | None = None) -> None:
+        self.planned.append(game.current)
+        super().planned_turn(game, me)
+
+
+def test_own_turns_in_the_rollout_may_be_planned_like_greedy() -> None:
+    """``own_turns="greedy"`` plans the bot's own next turn as greedy would play it, with
+    the bot's own weights; by default only the opponents' turns are planned."""
+    with pytest.raises(ValueError, match="own_turns"):
+        MCTSBot(1, iterations=5, own_turns="psychic")
+    game = Game.new("standard", 4, seed=3)
+    fast, planned = _PlanRecorder(), _PlanRecorder(own_turns="greedy")
+    fast.simulate(game.clone(), [], 0)
+    planned.simulate(game.clone(), [], 0)
+    assert sorted(set(fast.planned)) == [1, 2, 3]
+    assert sorted(set(planned.planned)) == [0, 1, 2, 3]
+    assert planned.planned.count(0) == 2  # this turn and the next, inside the horizon
+    real, simulated = game.clone(), game.clone()
+    greedy = GreedyBot(seed=3)
+    while real.current == 0:
+        real.apply(greedy.choose(real.view(0)))
+    planned.planned_turn(simulated, 0)
+    assert _turn_of(simulated) == _turn_of(real)
+
+
 class _ScriptedSearch(MCTSBot):
     """A search whose simulations score each macro by a fixed value (macro ``i`` is worth
     ``-i``, plus ``first`` for macro 0), recording which macros each pass played."""
