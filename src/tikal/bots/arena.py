@@ -435,13 +435,20 @@ def _seat_part(part: Any, players: int, name: str) -> list[dict[str, Any]]:
     return figures
 
 
-def _field(data: Any, key: str, kind: type | tuple[type, ...], file: str,
-           where: str = "") -> Any:
-    """``data[key]`` if it is a ``kind`` (never a bool); else the :class:`RecordError`."""
+def typed_field(data: Any, key: str, kind: type | tuple[type, ...],
+                refusal: Callable[[str], Exception]) -> Any:
+    """``data[key]`` if it is a ``kind`` (never a bool); else ``refusal(key)`` is raised.
+    The one reader of a JSON field for records and results, each with its own error."""
     value = data.get(key) if isinstance(data, dict) else None
     if not isinstance(value, kind) or isinstance(value, bool):
-        raise RecordError(file, where + key)
+        raise refusal(key)
     return value
+
+
+def _field(data: Any, key: str, kind: type | tuple[type, ...], file: str,
+           where: str = "") -> Any:
+    """``data[key]`` if it is a ``kind``; else the :class:`RecordError` naming it."""
+    return typed_field(data, key, kind, lambda name: RecordError(file, where + name))
 
 
 def _integer(value: Any) -> bool:

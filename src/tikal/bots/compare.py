@@ -30,6 +30,7 @@ from .arena import (
     lineup_of,
     read_record,
     summarize,
+    typed_field,
     wilson,
 )
 
@@ -254,7 +255,5 @@ def _games_of(data: Any, label: str, name: str) -> Iterable[tuple[Key, Outcome]]
 
 def _part(data: Any, name: str, kind: type, file: str, prefix: str = "") -> Any:
     """``data[name]`` if it is a ``kind``; else the error naming the file and field."""
-    value = data.get(name) if isinstance(data, dict) else None
-    if not isinstance(value, kind) or isinstance(value, bool):
-        raise CompareError("field", file=file, field=prefix + name)
-    return value
+    return typed_field(data, name, kind,
+                       lambda key: CompareError("field", file=file, field=prefix + key))
