@@ -336,7 +336,9 @@ def _seat_stats(task: GameTask, game: Game, seats: _Seats) -> list[SeatStats]:
 #: it (each seat's budget and thinking, the game's error), so that a run's records give
 #: back its whole result (``--resume``, ``tikal compare FOLDER``).
 ARENA_PART = "arena"
-_SEAT_FIGURES = {"decisions": int, "thinking": float, "turns": int, "max_turn": float}
+#: A seat's figures in a record: counts (JSON integers) and seconds (any JSON number).
+_SEAT_COUNTS = ("decisions", "turns")
+_SEAT_SECONDS = ("thinking", "max_turn")
 
 
 class RecordError(ValueError):
@@ -369,7 +371,7 @@ def _arena_part(task: GameTask, result: GameResult) -> dict[str, Any]:
         "seconds": result.seconds,
         "seats": [
             {"budget": _budget_text(spec),
-             **{name: getattr(seat, name) for name in _SEAT_FIGURES},
+             **{name: getattr(seat, name) for name in (*_SEAT_COUNTS, *_SEAT_SECONDS)},
              "searches": [list(search) for search in seat.searches]}
             for spec, seat in zip(task.seats, result.seats, strict=True)
         ],
@@ -422,9 +424,10 @@ def _seat_part(part: Any, players: int, name: str) -> list[dict[str, Any]]:
     figures = []
     for s, seat in enumerate(seats):
         where = f"{ARENA_PART}.seats[{s}]."
-        entry: dict[str, Any] = {
-            key: kind(_field(seat, key, (int, float) if kind is float else int, name, where))
-            for key, kind in _SEAT_FIGURES.items()}
+        entry: dict[str, Any] = {key: _field(seat, key, int, name, where)
+                                 for key in _SEAT_COUNTS}
+        for key in _SEAT_SECONDS:
+            entry[key] = float(_field(seat, key, (int, float), name, where))
         searches = _field(seat, "searches", list, name, where)
         if not all(isinstance(x, list) and len(x) == 2 and _integer(x[0]) and is_number(x[1])
                    for x in searches):
