@@ -164,6 +164,9 @@ def test_the_command_names_the_field_and_refuses_unknown_weights(tmp_path: Path)
     assert refused.exit_code == 2 and "--against" in refused.output and not out.exists()
     empty = CliRunner().invoke(app, [*args, "--against", " , "])
     assert empty.exit_code == 2 and "--against" in empty.output and not out.exists()
+    twice = CliRunner().invoke(app, [*args, "--against", "hand_set, hand_set"])
+    assert twice.exit_code == 2 and "hand_set is named twice" in twice.output
+    assert not out.exists()
 
 
 def test_the_command_writes_weights_the_bots_can_load(tmp_path: Path) -> None:

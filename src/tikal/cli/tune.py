@@ -84,6 +84,9 @@ def tune_weights(
     if not names:
         raise typer.BadParameter(say("choose", language, choices=", ".join(PACKAGED_WEIGHTS)),
                                  param_hint="--against")
+    twice = next((name for i, name in enumerate(names) if name in names[:i]), None)
+    if twice is not None:  # held-out results are keyed by the field's name
+        raise typer.BadParameter(say("tune.twice", language, name=twice), param_hint="--against")
     fields = [weights_option(name, "--against") for name in names]
     begin = weights_option(start, "--start") if start is not None else None
     runner = make_executor(jobs, executor, address)
