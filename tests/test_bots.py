@@ -506,6 +506,25 @@ def _halving_of(bot: _ScriptedSearch, macros: int) -> int:
     return bot._halving(game.view(0), plans, 0, None)[0]  # noqa: SLF001
 
 
+def test_a_prior_counts_the_planners_score_as_simulations() -> None:
+    """Plan ``i`` samples ``-i`` on every simulation; the planner scored plan 3 ten points
+    above the rest.  Without a prior the best sample wins (plan 0); with the score worth
+    one simulation per plan (``prior=1``) the planner's clear favourite does, and with
+    two players' win chance (not in points) the prior is left out."""
+    game = Game.new("standard", 2, seed=1)
+    plans = [[Bid(i)] for i in range(4)]
+    scores = [0.0, 0.0, 0.0, 10.0]
+
+    def best(**settings: Any) -> int:
+        bot = _ScriptedSearch(0.0, iterations=4, **settings)
+        return bot._halving(game.view(0), plans, 0, None, scores)[0]  # noqa: SLF001
+
+    assert best(reward="objective") == 0
+    assert best(reward="objective", prior=1.0) == 3
+    assert best(reward="margin", prior=1.0) == 3
+    assert best(prior=1.0) == 0  # two players: the win chance
+
+
 def test_keep_first_keeps_the_planners_best_plan_through_every_round() -> None:
     """Plan 0 (the greedy bot's) scores worst on every sample: without ``keep_first`` the
     first round drops it; with it, plan 0 is played to the end, and the search still picks
