@@ -31,6 +31,11 @@ four-player games were won 58.9% (52-66%).  Two settings, off by default, lost o
 those games: ``keep_first`` (the greedy plan kept through every halving round)
 52.9%, ``reply_placements=4`` (simulated opponents check 4 placements, a quarter
 more simulations) 55.3%; paired by game -6.0 and -3.6 points, standard error 4.7.
+Two more, off by default, measured with four players against three ``hard`` at 8
+simulations per search (84 games, paired with the expert preset; docs/bots.md):
+``own_turns="greedy"`` (the bot's own next turn planned like greedy's) +0.0 points,
+standard error 6.0; ``prior=1`` (the planner's score of each plan worth one simulation)
+-9.5, standard error 5.8.
 
 Which evaluation the simulated opponents plan with is inferred
 (``opponents="infer"``, :mod:`tikal.bots.opponents`): for every turn an
