@@ -336,7 +336,7 @@ class MCTSBot(PlanningBot):
         at the end of the plan's turn and the leaves a round later, so it is shifted by
         the mean gap between the two over the sampled plans first."""
         means = [total / max(1, n) for total, n in zip(sums, counts, strict=True)]
-        reward = self.reward or ("win" if players == 2 else "objective")
+        reward = self.reward_for(players)
         sampled = [i for i, n in enumerate(counts) if n]
         if not self.prior or scores is None or reward == "win" or not sampled:
             return means
@@ -413,7 +413,7 @@ class MCTSBot(PlanningBot):
             return self._learned_reward(game, me)
         ev = Evaluator(game, self.weights)
         values = ev.values(game)
-        reward = self.reward or ("win" if game.players == 2 else "objective")
+        reward = self.reward_for(game.players)
         if reward == "margin":
             return values[me] - max(v for q, v in enumerate(values) if q != me)
         if reward == "win":
@@ -426,7 +426,7 @@ class MCTSBot(PlanningBot):
         players (or ``win``), else the evaluation's objective over the predicted margins."""
         assert self.value is not None
         rows = rows_of(game)
-        reward = self.reward or ("win" if game.players == 2 else "objective")
+        reward = self.reward_for(game.players)
         if reward == "win":
             if game.is_over:
                 return self.value.win_chances(game)[me]
@@ -436,6 +436,12 @@ class MCTSBot(PlanningBot):
         if reward == "margin":
             return values[me] - max(v for q, v in enumerate(values) if q != me)
         return objective(values, me, self.weights.opponents_max)
+
+    def reward_for(self, players: int) -> str:
+        """The root player's reward in a game of ``players``: the one set, else the
+        chance of finishing first with two and the objective with more (module
+        docstring)."""
+        return self.reward or ("win" if players == 2 else "objective")
 
     def _plans_turn_of(self, player: int, me: int) -> bool:
         """Whether ``player``'s turn inside the horizon is planned (else played fast)."""
