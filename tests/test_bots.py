@@ -399,6 +399,25 @@ def test_rewards_of_the_search() -> None:
     assert default.simulate(two.clone(), [], 0) == chance.simulate(two.clone(), [], 0)
 
 
+def test_a_simulation_that_reaches_the_end_can_be_scored_by_the_result() -> None:
+    from random_games import finished
+
+    game = finished("standard", 2, seed=5)
+    assert game.is_over
+    soft = MCTSBot(1, iterations=5, seconds=None)
+    exact = MCTSBot(1, iterations=5, seconds=None, exact_end=True)
+    for me in range(2):
+        result = exact.simulate(game.clone(), [], me)
+        share = 1 / len(game.winners) if me in game.winners else 0.0
+        assert result == share  # the game's result: 1, 0 or a shared first place
+        # the soft chance never reaches certainty, however large the final margin
+        assert 0.0 < soft.simulate(game.clone(), [], me) < 1.0
+    # with three or more players the search rewards its objective, finished or not
+    four = finished("standard", 4, seed=5)
+    objective = MCTSBot(1, iterations=5, seconds=None, exact_end=True)
+    assert objective.simulate(four.clone(), [], 0) == soft.simulate(four.clone(), [], 0)
+
+
 def test_evaluation_weights_are_data(tmp_path: Path) -> None:
     """The evaluation's constants live in data/weights.json; a tuned file loads the same way."""
     assert load_weights() == DEFAULT_WEIGHTS

@@ -155,6 +155,7 @@ class MCTSBot(PlanningBot):
         tail: int = 0,
         own_turns: str = "fast",
         prior: float = 0.0,
+        exact_end: bool = False,
     ) -> None:
         super().__init__(seed)
         if seconds is None and iterations is None:
@@ -180,6 +181,10 @@ class MCTSBot(PlanningBot):
         #: Points of uncertainty per scoring round still ahead (``win`` reward); the
         #: expert preset's is 5, fitted to its weights (module docstring).
         self.temperature = temperature
+        #: A simulation that reaches the game's end is scored by its result (a win 1, a
+        #: shared first place split, a loss 0), not by the soft chance (``win`` reward;
+        #: module docstring).
+        self.exact_end = exact_end
         if replies not in REPLIES:
             raise ValueError(f"replies is one of {', '.join(REPLIES)}")
         #: How the simulated opponents play their turns (module docstring).
@@ -409,6 +414,9 @@ class MCTSBot(PlanningBot):
             else:
                 self.rollout.fast_turn(game)
             steps += 1
+        if self.exact_end and game.is_over and self.reward_for(game.players) == "win":
+            winners = game.winners
+            return 1.0 / len(winners) if me in winners else 0.0
         if self.value is not None:
             return self._learned_reward(game, me)
         ev = Evaluator(game, self.weights)
