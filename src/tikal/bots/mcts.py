@@ -35,7 +35,10 @@ Two more, off by default, measured with four players against three ``hard`` at 8
 simulations per search (84 games, paired with the expert preset; docs/bots.md):
 ``own_turns="greedy"`` (the bot's own next turn planned like greedy's) +0.0 points,
 standard error 6.0; ``prior=1`` (the planner's score of each plan worth one simulation)
--9.5, standard error 5.8.
+-9.5, standard error 5.8.  With two players against ``hard`` at 8 simulations, 100 games
+paired with the preset: ``exact_end`` (a simulation that reaches the game's end scored by
+its result instead of the soft chance, which values a one-point win at 0.55) +0.0 points,
+no game changed hands; ``reply_placements=16`` -6.5, standard error 5.6.
 
 Which evaluation the simulated opponents plan with is inferred
 (``opponents="infer"``, :mod:`tikal.bots.opponents`): for every turn an
