@@ -401,10 +401,12 @@ def test_END_2_game_ends_after_final_round_and_nothing_more_is_legal() -> None:
 def test_END_2_tied_highest_scores_share_the_win() -> None:
     game = final_round([5, 3, 5])
     assert game.winners == []  # nobody has won before the end
+    assert game.win_shares == [0.0, 0.0, 0.0]
     while not game.is_over:
         game.apply(END_TURN)
     assert game.scores == [5, 3, 5]
     assert game.winners == [0, 2]
+    assert game.win_shares == [0.5, 0.0, 0.5]  # the tied winners split one win
 
 
 @pytest.mark.rule("END-2")
@@ -420,5 +422,6 @@ def test_END_2_final_points_decide_the_winner() -> None:
         game.apply(END_TURN)
     assert game.scores == [10, 11]
     assert game.winners == [1]
+    assert game.win_shares == [0.0, 1.0]
     assert game.record()["result"] == {"over": True, "scores": [10, 11], "winners": [1]}
 

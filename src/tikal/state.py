@@ -391,6 +391,14 @@ class GameState:
         return [p for p in range(self.players) if self.scores[p] == best]
 
     @property
+    def win_shares(self) -> list[float]:
+        """Each seat's share of the win [END-2]: 1 for a sole winner, split evenly among
+        tied winners, 0 for the rest, and 0 for everyone before the end; what the arena,
+        the tuner and the learned evaluation count as a game's result."""
+        winners = self.winners
+        return [1 / len(winners) if p in winners else 0.0 for p in range(self.players)]
+
+    @property
     def tiles_discarded(self) -> int:
         return len(self.discarded)
 

@@ -308,14 +308,14 @@ def play_task(task: GameTask) -> GameResult:
 def _seat_stats(task: GameTask, game: Game, seats: _Seats) -> list[SeatStats]:
     """Score, win share, margin and thinking figures of every seat."""
     scores = list(game.scores)
-    winners = game.winners if game.is_over else []
+    shares = game.win_shares
     stats = []
     for s, spec in enumerate(task.seats):
         others = [scores[o] for o in range(task.players) if o != s]
         seat = SeatStats(
             spec.label,
             scores[s],
-            1.0 / len(winners) if s in winners else 0.0,
+            shares[s],
             scores[s] - max(others),
             seats.decisions[s],
             seats.thinking[s],

@@ -109,9 +109,8 @@ def play_selfplay(task: SelfPlayTask) -> dict[str, Any]:
             positions.append(rows_of(game))
     scores = game.scores
     mean = sum(scores) / len(scores)
-    winners = game.winners
     margins = [s - mean for s in scores]
-    shares = [1 / len(winners) if q in winners else 0.0 for q in range(task.players)]
+    shares = game.win_shares
     return {"index": task.index, "players": task.players, "rules": task.rules,
             "rows": [row for rows in positions for row in rows],
             "margin": margins * len(positions), "win": shares * len(positions),
@@ -435,9 +434,7 @@ def measured_positions(record: dict[str, Any], measure: Callable[[Game], T]
         if not positions or counts_as_position(added, game):
             positions.append(measure(game))
     assert game is not None
-    winners = game.winners if game.is_over else []
-    shares = [1 / len(winners) if q in winners else 0.0 for q in range(game.players)]
-    return positions, shares
+    return positions, game.win_shares
 
 
 class UnreadableRecord(ValueError):

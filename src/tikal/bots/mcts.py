@@ -418,8 +418,7 @@ class MCTSBot(PlanningBot):
                 self.rollout.fast_turn(game)
             steps += 1
         if self.exact_end and game.is_over and self.reward_for(game.players) == "win":
-            winners = game.winners
-            return 1.0 / len(winners) if me in winners else 0.0
+            return game.win_shares[me]
         if self.value is not None:
             return self._learned_reward(game, me)
         ev = Evaluator(game, self.weights)

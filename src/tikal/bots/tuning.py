@@ -171,8 +171,7 @@ def play_deal(
         for p in range(setup.players)
     ]
     play_game(game, lambda g: bots[g.current_player].choose(g.view(g.current_player)))
-    winners = game.winners
-    share = 1.0 / len(winners) if seat in winners else 0.0
+    share = game.win_shares[seat]
     best_other = max(s for p, s in enumerate(game.scores) if p != seat)
     return share, float(game.scores[seat] - best_other)
 

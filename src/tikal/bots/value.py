@@ -105,8 +105,7 @@ class ValueModel:
         """Every player's chance to finish first (sums to 1; a finished game's winners
         share it)."""
         if game.is_over:
-            winners = game.winners
-            return [1 / len(winners) if q in winners else 0.0 for q in range(game.players)]
+            return game.win_shares
         return self.chances_of_rows(rows_of(game))
 
     def to_json(self) -> dict[str, Any]:
