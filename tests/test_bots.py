@@ -472,6 +472,56 @@ def test_replies_are_checked() -> None:
                for g in games)
 
 
+def test_drawn_replies_play_the_planner_plan_the_shares_pick() -> None:
+    """``replies="drawn"``: a simulated opponent plays the planner's r-th distinct plan, r
+    drawn by the measured shares; a table that puts every reply on the second plan plays
+    the second plan, and the bot's own turns are never drawn."""
+    with pytest.raises(ValueError, match="reply_shares"):
+        MCTSBot(1, iterations=5, replies="drawn", reply_shares="psychic")
+    packaged = MCTSBot(1, iterations=5, seconds=None, replies="drawn")
+    assert set(packaged.reply_shares) == {2, 4}
+    assert all(abs(sum(row) - 1) < 0.01 for row in packaged.reply_shares.values())
+    second_played = 0
+    for seed in range(1, 5):
+        game = Game.new("standard", 2, seed=seed)
+        greedy = GreedyBot(seed=seed)
+        while game.current == 0:
+            game.apply(greedy.choose(game.view(0)))
+        bot = MCTSBot(seed=seed, iterations=4, seconds=None, replies="drawn")
+        bot.reply_shares = {2: [0.0, 1.0]}
+        plans = bot.replier.plan(game, k=2)
+        macros = [truncate_after_take(plan.actions) for plan in plans]
+        if len(macros) < 2 or macros[0] == macros[1]:
+            continue
+        simulated = game.clone()
+        bot.planned_turn(simulated, 0, random.Random(seed))
+        played = _turn_of(simulated)
+        assert played[:len(macros[1])] == [str(a) for a in macros[1]]
+        assert played[:len(macros[0])] != [str(a) for a in macros[0]]
+        second_played += 1
+        own_turn = game.clone()  # the player to move is the bot itself: not drawn
+        bot.planned_turn(own_turn, 1, random.Random(seed))
+        assert _turn_of(own_turn)[:len(macros[0])] == [str(a) for a in macros[0]]
+    assert second_played
+
+
+def test_drawn_replies_give_every_plan_of_a_pass_the_same_replies() -> None:
+    """The reply draws are seeded once per pass, so two plans simulated on one pass meet
+    the same drawn replies; with the same seed the search is deterministic."""
+    game = Game.new("standard", 2, seed=5)
+    bot = MCTSBot(seed=5, iterations=6, seconds=None, replies="drawn")
+    first, second = game.clone(), game.clone()
+    assert bot.simulate(first, [], 0, 7) == bot.simulate(second, [], 0, 7)
+    assert first.history == second.history
+    others = [game.clone() for _ in range(8)]  # other passes' draws: other replies
+    for seed, other in enumerate(others, start=8):
+        bot.simulate(other, [], 0, seed)
+    assert any(other.history != first.history for other in others)
+    again = MCTSBot(seed=5, iterations=6, seconds=None, replies="drawn")
+    view = game.view(game.current)
+    assert bot.make_plan(view) == again.make_plan(view)
+
+
 class _PlanRecorder(MCTSBot):
     """A search that records whose turns its simulations planned like greedy's."""
 
@@ -479,9 +529,10 @@ class _PlanRecorder(MCTSBot):
         super().__init__(seed=1, iterations=4, seconds=None, **settings)
         self.planned: list[int] = []
 
-    def planned_turn(self, game: GameState, me: int | None = None) -> None:
+    def planned_turn(self, game: GameState, me: int | None = None,
+                     draws: random.Random | None = None) -> None:
         self.planned.append(game.current)
-        super().planned_turn(game, me)
+        super().planned_turn(game, me, draws)
 
 
 def test_own_turns_in_the_rollout_may_be_planned_like_greedy() -> None:

@@ -40,6 +40,12 @@ paired with the preset: ``exact_end`` (a simulation that reaches the game's end 
 its result instead of the soft chance, which values a one-point win at 0.55) +0.0 points,
 no game changed hands; ``reply_placements=16`` -6.5, standard error 5.6.
 
+``replies="drawn"`` models an opponent that searches: `hard` plays the planner's first
+plan in fewer than half of its decisions (47% with two players at 8 simulations, 43%
+with four at 1.8 s), so each simulated reply is the planner's r-th distinct plan, r drawn
+from a measured table of those shares (``reply_shares``, ``data/reply_shares.json``),
+with the same draws for every plan of a pass.
+
 Which evaluation the simulated opponents plan with is inferred
 (``opponents="infer"``, :mod:`tikal.bots.opponents`): for every turn an
 opponent played, each candidate (the bot's own weights, then every other
@@ -118,7 +124,10 @@ deterministic for its seed.
 
 from __future__ import annotations
 
+import json
 import math
+import random
+from importlib import resources
 
 from ..actions import END_TURN, Action
 from ..errors import IllegalAction
@@ -128,7 +137,7 @@ from .evaluate import DEFAULT_WEIGHTS, PACKAGED_SETS, Evaluator, Weights, object
 from .features import rows_of
 from .greedy import PlanningBot, is_take, truncate_after_take
 from .opponents import OpponentModel
-from .planner import TurnPlanner
+from .planner import Plan, TurnPlanner
 from .value import ValueModel
 
 
@@ -159,6 +168,7 @@ class MCTSBot(PlanningBot):
         own_turns: str = "fast",
         prior: float = 0.0,
         exact_end: bool = False,
+        reply_shares: str = "hard",
     ) -> None:
         super().__init__(seed)
         if seconds is None and iterations is None:
@@ -192,6 +202,10 @@ class MCTSBot(PlanningBot):
             raise ValueError(f"replies is one of {', '.join(REPLIES)}")
         #: How the simulated opponents play their turns (module docstring).
         self.replies = replies
+        #: With ``replies="drawn"``: the measured table (``data/reply_shares.json``) of how
+        #: often the modelled opponent plays the planner's 1st, 2nd, ... plan, by player
+        #: count; each simulated reply is drawn from it.
+        self.reply_shares = reply_shares_for(reply_shares) if replies == "drawn" else {}
         self.planner = TurnPlanner(weights, beam=beam, placements=8)
         #: Plans the simulated opponents' turns: the greedy bot's planner, or a cheaper
         #: one that checks fewer tile placements (more simulations per search).
@@ -219,8 +233,8 @@ class MCTSBot(PlanningBot):
         #: leaf is scored: the opponents modelled beyond one round (the learned value
         #: knows whose turn is next, so the leaf need not follow the bot's own turn).
         self.tail = tail
-        if own_turns not in REPLIES:
-            raise ValueError(f"own_turns is one of {', '.join(REPLIES)}")
+        if own_turns not in OWN_TURNS:
+            raise ValueError(f"own_turns is one of {', '.join(OWN_TURNS)}")
         #: How the bot's own turns inside the horizon are played: the fast policy (the
         #: default), or planned like greedy's turn with its own weights, as it will
         #: play at least that well when the turn comes.
@@ -305,6 +319,9 @@ class MCTSBot(PlanningBot):
             out_of_budget = False
             for _ in range(passes):
                 game = view.determinize(self.rng)
+                # every plan of the pass meets the same drawn replies (other searches
+                # keep the generator's sequence, so their games do not change)
+                draw_seed = self.rng.getrandbits(64) if self.reply_shares else 0
                 for i in alive:
                     if done >= budget or (
                         deadline is not None and done and self._no_time_for_one(began, done,
@@ -313,7 +330,7 @@ class MCTSBot(PlanningBot):
                         out_of_budget = True
                         break
                     trial = game.clone()
-                    sums[i] += self.simulate(trial, macros[i], me)
+                    sums[i] += self.simulate(trial, macros[i], me, draw_seed)
                     counts[i] += 1
                     done += 1
                 if out_of_budget:
@@ -396,8 +413,10 @@ class MCTSBot(PlanningBot):
         now = self.clock()
         return now + (now - began) / done > deadline
 
-    def simulate(self, game: GameState, macro: list[Action], me: int) -> float:
-        """Play the macro, finish the turn, let the others reply; the root player's reward."""
+    def simulate(self, game: GameState, macro: list[Action], me: int, draw_seed: int = 0
+                 ) -> float:
+        """Play the macro, finish the turn, let the others reply; the root player's reward.
+        ``draw_seed`` seeds the drawn replies (``replies="drawn"``)."""
         mark = len(game.history)
         for action in macro:
             try:
@@ -405,6 +424,7 @@ class MCTSBot(PlanningBot):
             except IllegalAction:
                 break
         horizon = self.horizon if self.horizon is not None else game.players + 1
+        draws = random.Random(draw_seed)
         ended = 0
         steps = 0
         while not game.is_over and steps < 100:
@@ -413,7 +433,7 @@ class MCTSBot(PlanningBot):
             if ended >= horizon + self.tail:
                 break
             if ended < horizon and self._plans_turn_of(game.current, me):
-                self.planned_turn(game, me)
+                self.planned_turn(game, me, draws)
             else:
                 self.rollout.fast_turn(game)
             steps += 1
@@ -455,16 +475,26 @@ class MCTSBot(PlanningBot):
 
     def _plans_turn_of(self, player: int, me: int) -> bool:
         """Whether ``player``'s turn inside the horizon is planned (else played fast)."""
-        return (self.own_turns if player == me else self.replies) == "greedy"
+        return (self.own_turns if player == me else self.replies) != "fast"
 
-    def planned_turn(self, game: GameState, me: int | None = None) -> None:
+    def planned_turn(self, game: GameState, me: int | None = None,
+                     draws: random.Random | None = None) -> None:
         """Play the current player's turn as the greedy bot would: the planner's best plan
         (the fast policy finishes whatever the plan leaves of the turn).  An opponent
-        plans with the weights inferred for them, the bot (``me``) with its own."""
+        plans with the weights inferred for them, the bot (``me``) with its own; with
+        ``replies="drawn"`` an opponent plays the planner's r-th plan, r drawn from
+        ``draws`` by the measured shares."""
         p = game.current
         replier = (self.model.planner_for(p) if self.model is not None and p != me
                    else self.replier)
-        plans = replier.plan(game, k=1)
+        shares = self.reply_shares.get(game.players) if p != me else None
+        if shares and draws is not None:
+            plans = _distinct_macros(replier.plan(game, k=len(shares)))
+            if plans:
+                r = draws.choices(range(len(plans)), weights=shares[:len(plans)])[0]
+                plans = [plans[r]]
+        else:
+            plans = replier.plan(game, k=1)
         for action in plans[0].actions if plans else []:
             if game.is_over or game.current != p:
                 break
@@ -487,7 +517,32 @@ def _passes_now(left: int, alive: int, rounds_left: int, round_passes: int) -> i
 #: How simulated opponents reply: ``greedy`` plans each of their turns like the greedy
 #: bot (beam search, 8 placements checked); ``fast`` plays the cheapest policy (beam 1,
 #: the best placement by heuristic), about 15 times cheaper.
-REPLIES = ("greedy", "fast")
+REPLIES = ("greedy", "fast", "drawn")
+
+#: How the bot's own turns inside the horizon are played (``MCTSBot(own_turns=...)``).
+OWN_TURNS = ("greedy", "fast")
+
+
+def _distinct_macros(plans: list[Plan]) -> list[Plan]:
+    """The plans whose macro-actions (cut after a treasure taken) differ, best first: the
+    choices a search bot decides between, which the reply shares count."""
+    seen: list[list[Action]] = []
+    kept = []
+    for plan in plans:
+        macro = truncate_after_take(plan.actions)
+        if macro not in seen:
+            seen.append(macro)
+            kept.append(plan)
+    return kept
+
+
+def reply_shares_for(name: str) -> dict[int, list[float]]:
+    """A packaged reply-share table by player count (``data/reply_shares.json``)."""
+    tables = json.loads(resources.files("tikal").joinpath("data", "reply_shares.json")
+                        .read_text("utf-8"))
+    if name not in tables:
+        raise ValueError(f"reply_shares is one of {', '.join(sorted(tables))}")
+    return {int(n): [float(x) for x in row] for n, row in tables[name]["shares"].items()}
 
 #: How the simulated opponents' evaluation is chosen (``MCTSBot(opponents=...)``).
 OPPONENTS = ("infer", "self")
