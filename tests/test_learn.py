@@ -340,6 +340,49 @@ def test_tikal_learn_spread_prints_the_log_loss_by_temperature(tmp_path: Path) -
         assert bad.exit_code == 2 and named in bad.output and option in bad.output
 
 
+def test_played_ranks_place_every_searched_decision_among_the_bot_plans() -> None:
+    """A search bot plays one of its planner's distinct plans in every decision it searched
+    (the shares ``replies="drawn"`` draws from count them): read back from the game's
+    record, each such decision ranks among those plans, one rank per search."""
+    from tikal.bots.greedy import GreedyBot
+    from tikal.bots.opponents import played_ranks
+
+    game = Game.new("demo", 2, seed=11)
+    search = MCTSBot(seed=11, iterations=4, seconds=None, candidates=4, beam=2)
+    play(game, [search, GreedyBot(seed=12)])
+    ranks = list(played_ranks(game.record(), [0], search.planner, 4))
+    assert len(ranks) == len(search.searches) > 5
+    assert None not in ranks and set(ranks) <= {0, 1, 2, 3} and set(ranks) != {0}
+
+
+def test_tikal_learn_replies_prints_each_plan_share(tmp_path: Path) -> None:
+    games = tmp_path / "games"
+    games.mkdir()
+    for i in range(2):
+        game = Game.new("demo", 2, seed=30 + i)
+        play(game, [make_bot("greedy", seed=i), make_bot("random", seed=i)])
+        record = {**game.record(), "bots": ["greedy", "random"]}
+        (games / f"game-{i:04d}.json").write_text(json.dumps(record))
+    out = tmp_path / "replies.json"
+    result = runner.invoke(app, ["learn", "replies", str(games), "--bot", "greedy",
+                                 "--json", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "2 recorded games" in result.output and "plan" in result.output
+    saved = json.loads(out.read_text())["2"]
+    assert saved["games"] == 2 and saved["decisions"] > 5
+    assert sum(saved["counts"]) + saved["unranked"] == saved["decisions"]
+    assert sum(saved["shares"]) == pytest.approx(1.0, abs=1e-3)
+    # greedy plays the planner's first plan of one placement; among 10 it is mostly first
+    assert saved["shares"][0] > 0.5
+    german = runner.invoke(app, ["learn", "replies", str(games), "--bot", "greedy",
+                                 "--lang", "de"])
+    assert german.exit_code == 0 and "Spieler" in german.output
+    unplanned = runner.invoke(app, ["learn", "replies", str(games), "--bot", "random"])
+    assert unplanned.exit_code == 2 and "random" in unplanned.output
+    absent = runner.invoke(app, ["learn", "replies", str(games), "--bot", "expert"])
+    assert absent.exit_code == 1 and "expert" in absent.output
+
+
 def test_volcano_odds_follow_the_letters_left_in_the_stack() -> None:
     """The chance that the next tile is a volcano, the draws expected before one and who
     draws it, from the public make-up of the stack ([SETUP-1], [SCORE-1])."""

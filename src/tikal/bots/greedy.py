@@ -144,3 +144,17 @@ def truncate_after_take(actions: list[Action]) -> list[Action]:
         if is_take(action):
             return actions[: i + 1]
     return actions
+
+
+def distinct_plans(plans: list[Plan]) -> list[Plan]:
+    """The plans whose macro-actions (cut after a treasure taken) differ, best first: the
+    choices a search bot decides between (:meth:`~tikal.bots.mcts.MCTSBot.make_plan`),
+    which the reply shares count."""
+    macros: list[list[Action]] = []
+    kept = []
+    for plan in plans:
+        macro = truncate_after_take(plan.actions)
+        if macro not in macros:
+            macros.append(macro)
+            kept.append(plan)
+    return kept

@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, Final, TypeVar
 from ..actions import END_TURN, Action
 from ..errors import RecordError
 from ..game import Game
-from . import make_bot
+from . import GreedyBot, MCTSBot, make_bot
 from .arena import Executor, SerialExecutor
 from .evaluate import Evaluator, Weights, load_weights
 from .features import NAMES, rows_of
@@ -528,3 +528,50 @@ def spread_fit(records: Iterable[tuple[str, dict[str, Any]]], weights: Weights,
                          "log_loss": dict(zip(tried, losses, strict=True)),
                          "best": tried[int(np.argmin(losses))]}
     return found
+
+
+def reply_shares(records: Iterable[tuple[str, dict[str, Any]]], label: str
+                 ) -> dict[str, dict[str, Any]]:
+    """How often the bot ``label`` (as the records name it, e.g. ``hard``) played its
+    planner's 1st, 2nd, ... distinct plan in recorded games, by player count: games and
+    decisions read, the decisions whose play was none of the plans (``unranked``) and
+    each rank's share of the others (:func:`~tikal.bots.opponents.played_ranks`).
+
+    Why: ``MCTSBot(replies="drawn")`` draws each simulated reply from such a table
+    (``data/reply_shares.json``); ``hard`` played the first plan in 43.7% of 279 decisions
+    with two players at 1.8 s (docs/bots.md).  ``records`` are (name, record) pairs as for
+    :func:`calibrate_records`."""
+    from .arena import parse_bots
+    from .opponents import played_ranks
+
+    planners: dict[int, tuple[Any, int]] = {}
+    found: dict[int, dict[str, Any]] = {}
+    for name, record in records:
+        bots = record.get("bots")
+        if not isinstance(bots, list) or label not in bots:
+            continue
+        seats = [i for i, bot in enumerate(bots) if bot == label]
+        players = len(bots)
+        if players not in planners:
+            bot = parse_bots(label, players)[0].build(0, players)
+            if not isinstance(bot, GreedyBot | MCTSBot):
+                raise ValueError(f"{label} plans no turns (only greedy and mcts levels do)")
+            planners[players] = (bot.planner, getattr(bot, "candidates", 10))
+        planner, k = planners[players]
+        try:
+            ranks = list(played_ranks(record, seats, planner, k))
+        except RecordError as exc:
+            raise UnreadableRecord(name, exc) from exc
+        entry = found.setdefault(players, {"games": 0, "decisions": 0, "unranked": 0,
+                                           "counts": [0] * k})
+        entry["games"] += 1
+        entry["decisions"] += len(ranks)
+        for rank in ranks:
+            if rank is None:
+                entry["unranked"] += 1
+            else:
+                entry["counts"][rank] += 1
+    for entry in found.values():
+        ranked = sum(entry["counts"])
+        entry["shares"] = [round(c / ranked, 4) if ranked else 0.0 for c in entry["counts"]]
+    return {str(n): found[n] for n in sorted(found)}

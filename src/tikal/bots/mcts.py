@@ -135,9 +135,9 @@ from ..state import GameState, Phase
 from ..view import View
 from .evaluate import DEFAULT_WEIGHTS, PACKAGED_SETS, Evaluator, Weights, objective
 from .features import rows_of
-from .greedy import PlanningBot, is_take, truncate_after_take
+from .greedy import PlanningBot, distinct_plans, is_take, truncate_after_take
 from .opponents import OpponentModel
-from .planner import Plan, TurnPlanner
+from .planner import TurnPlanner
 from .value import ValueModel
 
 
@@ -268,16 +268,10 @@ class MCTSBot(PlanningBot):
             deadline = start + max(0.0, self.share * left)
         quick = deadline is not None and deadline - start < 0.15
         k, beam = (1, 1) if quick else (self.candidates, None)
-        plans = self.planner.plan(state, k=k, beam=beam)
-        macros: list[list[Action]] = []
-        scores: list[float] = []
-        cut = False
-        for plan in plans:
-            actions = truncate_after_take(plan.actions)
-            cut = cut or len(actions) < len(plan.actions)
-            if actions not in macros:
-                macros.append(actions)
-                scores.append(plan.score)
+        plans = distinct_plans(self.planner.plan(state, k=k, beam=beam))
+        macros = [truncate_after_take(plan.actions) for plan in plans]
+        scores = [plan.score for plan in plans]
+        cut = any(len(m) < len(plan.actions) for m, plan in zip(macros, plans, strict=True))
         if len(macros) <= 1:
             return macros[0] if macros else []
         searched = None if cut else self._last_turn(view, macros, state.current)
@@ -424,7 +418,7 @@ class MCTSBot(PlanningBot):
             except IllegalAction:
                 break
         horizon = self.horizon if self.horizon is not None else game.players + 1
-        draws = random.Random(draw_seed)
+        draws = random.Random(draw_seed) if self.reply_shares else None
         ended = 0
         steps = 0
         while not game.is_over and steps < 100:
@@ -489,7 +483,7 @@ class MCTSBot(PlanningBot):
                    else self.replier)
         shares = self.reply_shares.get(game.players) if p != me else None
         if shares and draws is not None:
-            plans = _distinct_macros(replier.plan(game, k=len(shares)))
+            plans = distinct_plans(replier.plan(game, k=len(shares)))
             if plans:
                 r = draws.choices(range(len(plans)), weights=shares[:len(plans)])[0]
                 plans = [plans[r]]
@@ -521,19 +515,6 @@ REPLIES = ("greedy", "fast", "drawn")
 
 #: How the bot's own turns inside the horizon are played (``MCTSBot(own_turns=...)``).
 OWN_TURNS = ("greedy", "fast")
-
-
-def _distinct_macros(plans: list[Plan]) -> list[Plan]:
-    """The plans whose macro-actions (cut after a treasure taken) differ, best first: the
-    choices a search bot decides between, which the reply shares count."""
-    seen: list[list[Action]] = []
-    kept = []
-    for plan in plans:
-        macro = truncate_after_take(plan.actions)
-        if macro not in seen:
-            seen.append(macro)
-            kept.append(plan)
-    return kept
 
 
 def reply_shares_for(name: str) -> dict[int, list[float]]:

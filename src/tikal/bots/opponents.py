@@ -25,13 +25,15 @@ again.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Collection, Iterator, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..actions import END_TURN, Action, log_steps
+from ..record import replay_steps
 from ..state import GameState, Phase
 from ..view import View
-from .greedy import is_take, truncate_after_take
+from .greedy import distinct_plans, is_take, truncate_after_take
 from .planner import TurnPlanner
 
 #: The lead (in fully predicted turns) at which an opponent's evaluation is taken as
@@ -167,3 +169,35 @@ def _agreement(predicted: list[Action], played: list[Action]) -> float:
             break
         same += 1
     return same / max(len(predicted), len(played), 1)
+
+
+def played_ranks(record: dict[str, Any], seats: Collection[int], planner: TurnPlanner,
+                 k: int) -> Iterator[int | None]:
+    """For each decision of ``seats`` in a recorded game (a run of actions from one
+    position to the end of the turn or a treasure taken, as :class:`OpponentModel` scores
+    them), where the played run ranks among ``planner``'s ``k`` best distinct plans from
+    the player's own view of that position (0 the first; None: none of them).  Decisions
+    with one distinct plan (nothing to choose) are left out.
+
+    Why: a search bot chooses among exactly these plans, so the ranks say how often it
+    plays the one a greedy model of it predicts (``hard``: fewer than half of its
+    decisions), the table ``MCTSBot(replies="drawn")`` draws its simulated replies from.
+    Raises :class:`~tikal.errors.RecordError` on a bad record."""
+    seen = 0
+    open_: _Decision | None = None
+    for game in replay_steps(record, GameState):
+        added = [a for a in game.history[seen:] if not a.is_chance]
+        seen = len(game.history)
+        if open_ is not None:
+            open_.actions.extend(added)
+            if open_.complete:
+                macros = [truncate_after_take(plan.actions)
+                          for plan in distinct_plans(planner.plan(open_.before, k=k))]
+                if len(macros) > 1:
+                    yield macros.index(open_.actions) if open_.actions in macros else None
+                open_ = None
+            elif game.current != open_.player or game.is_over:
+                open_ = None
+        if (open_ is None and not game.is_over and game.current in seats
+                and game.phase in _PLANNED):
+            open_ = _Decision(game.current, View.of(game, game.current).state)

@@ -1,7 +1,8 @@
 """``tikal learn``: the learned evaluation's two steps, self-play data (``learn data``) and
 training (``learn train``), and its win chances judged on games played elsewhere (``learn
 calibrate``: arena or web records), as is the search's own win chance for a weight set's
-estimates (``learn spread``); the work is done by :mod:`tikal.bots.learn`."""
+estimates (``learn spread``) and how often a search bot played each of its planner's plans
+(``learn replies``); the work is done by :mod:`tikal.bots.learn`."""
 
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ from .common import (
     decimal,
     fail,
     language_of,
+    percent,
     progress_bar,
     read_json_files,
     say,
@@ -38,13 +40,15 @@ Judged = dict[str, dict[str, Any]]
 
 
 def register(app: typer.Typer) -> None:
-    """Add ``learn data``, ``train``, ``calibrate`` and ``spread`` to ``app``."""
+    """Add ``learn data``, ``train``, ``calibrate``, ``spread`` and ``replies`` to
+    ``app``."""
     learn = typer.Typer(help="Learn the value model from self-play: data, then training.",
                         no_args_is_help=True)
     learn.command("data")(data)
     learn.command("train")(train)
     learn.command("calibrate")(calibrate)
     learn.command("spread")(spread)
+    learn.command("replies")(replies)
     app.add_typer(learn, name="learn")
 
 
@@ -223,6 +227,51 @@ def spread(
         table.add_row(decimal(t, 1, language), *(
             _marked(decimal(row["log_loss"][t], 3, language), t == row["best"])
             for row in found.values()))
+    console().print(table)
+
+
+def replies(
+    paths: Annotated[list[Path], typer.Argument(
+        help="Game records (.json), or folders of them (as `tikal arena --records` writes).")],
+    bot: Annotated[str, typer.Option(
+        help="The bot whose decisions are read, as the records name it.")] = "hard",
+    json_out: Annotated[Path | None, typer.Option(
+        "--json", help="Save the counts and shares per player count (JSON).")] = None,
+    lang: LangOption = None,
+) -> None:
+    """How often a bot played its planner's 1st, 2nd, ... distinct plan in recorded games,
+    per player count: the table `mcts` draws its simulated replies from
+    (replies=drawn)."""
+    language = language_of(lang)
+    from ..bots.learn import UnreadableRecord, reply_shares
+
+    def judge(loaded: list[tuple[str, dict[str, Any]]]) -> Judged:
+        try:
+            found = reply_shares(loaded, bot)
+        except UnreadableRecord:
+            raise
+        except ValueError as exc:  # a bot that is not one, or that plans no turns
+            raise typer.BadParameter(str(exc), param_hint="--bot") from None
+        if not found:
+            raise fail(say("learn.no_bot", language, bot=bot,
+                           paths=", ".join(str(p) for p in paths)), language)
+        return found
+
+    found, games = _judge(paths, judge, json_out, language)
+    decisions = sum(int(row["decisions"]) for row in found.values())
+    table = Table(title=say("learn.replies_title", language, bot=bot, games=games,
+                            decisions=decisions))
+    table.add_column(say("learn.col.plan", language), justify="right")
+    for players in found:
+        table.add_column(say("learn.col.players_share", language, players=players),
+                         justify="right")
+    ranks = max(len(row["shares"]) for row in found.values())
+    for rank in range(ranks):
+        table.add_row(str(rank + 1), *(
+            percent(row["shares"][rank], language) if rank < len(row["shares"]) else "-"
+            for row in found.values()))
+    table.add_row(say("learn.unranked", language), *(
+        str(row["unranked"]) for row in found.values()))
     console().print(table)
 
 
