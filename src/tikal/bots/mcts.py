@@ -43,8 +43,11 @@ no game changed hands; ``reply_placements=16`` -6.5, standard error 5.6.
 ``replies="drawn"`` models an opponent that searches: `hard` plays the planner's first
 plan in fewer than half of its decisions (47% with two players at 8 simulations, 43%
 with four at 1.8 s), so each simulated reply is the planner's r-th distinct plan, r drawn
-from a measured table of those shares (``reply_shares``, ``data/reply_shares.json``),
-with the same draws for every plan of a pass.
+from a measured table of those shares (``reply_shares``, ``data/reply_shares.json``;
+``tikal learn replies`` reads them from records), with the same draws for every plan of
+a pass.  Off by default: against ``hard`` with two players -1.0 points at 8 simulations
+(standard error 6.2, 100 games) and +4.7 at 1.8 s (standard error 5.1, 150 games paired
+with the preset), where it costs a quarter of the simulations (docs/bots.md).
 
 Which evaluation the simulated opponents plan with is inferred
 (``opponents="infer"``, :mod:`tikal.bots.opponents`): for every turn an
