@@ -437,15 +437,21 @@ def _turn_of(game: Game) -> list[str]:
     return history[start:]
 
 
+def _after_first_turn(seed: int) -> tuple[Game, GreedyBot]:
+    """A two-player game after its first turn, played by the greedy bot returned."""
+    game = Game.new("standard", 2, seed=seed)
+    greedy = GreedyBot(seed=seed)
+    while game.current == 0:
+        game.apply(greedy.choose(game.view(0)))
+    return game, greedy
+
+
 def test_simulated_opponents_reply_like_the_greedy_bot() -> None:
     """With ``replies="greedy"`` a simulated opponent plays the turn the greedy bot would
     play (its plan is the same search); ``fast`` plays the cheap policy, which differs."""
     fast_differs = 0
     for seed in range(1, 5):
-        game = Game.new("standard", 2, seed=seed)
-        greedy = GreedyBot(seed=seed)
-        while game.current == 0:
-            game.apply(greedy.choose(game.view(0)))
+        game, greedy = _after_first_turn(seed)
         bot = MCTSBot(seed=seed, iterations=4, seconds=None)
         real = game.clone()
         while real.current == 1:
@@ -483,10 +489,7 @@ def test_drawn_replies_play_the_planner_plan_the_shares_pick() -> None:
     assert all(abs(sum(row) - 1) < 0.01 for row in packaged.reply_shares.values())
     second_played = 0
     for seed in range(1, 5):
-        game = Game.new("standard", 2, seed=seed)
-        greedy = GreedyBot(seed=seed)
-        while game.current == 0:
-            game.apply(greedy.choose(game.view(0)))
+        game, _ = _after_first_turn(seed)
         bot = MCTSBot(seed=seed, iterations=4, seconds=None, replies="drawn")
         bot.reply_shares = {2: [0.0, 1.0]}
         plans = bot.replier.plan(game, k=2)
