@@ -567,7 +567,8 @@ class _ScriptedSearch(MCTSBot):
         self.first = first
         self.played: list[int] = []
 
-    def simulate(self, game: GameState, macro: list[Action], me: int) -> float:
+    def simulate(self, game: GameState, macro: list[Action], me: int, draw_seed: int = 0
+                 ) -> float:
         index = int(str(macro[0]).split()[-1])
         self.played.append(index)
         return -index + (self.first if index == 0 else 0.0)
