@@ -6,13 +6,12 @@ Nothing here changes during a game; a :class:`RuleSet` is the OpenSpiel-style
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from typing import Any, Final
 
 from . import hexes
+from .packaged import data_json
 
 BASECAMP: Final = "basecamp"
 TEMPLE: Final = "temple"
@@ -97,8 +96,7 @@ class RuleSet:
 
 
 def _read_json(name: str) -> dict[str, Any]:
-    text = resources.files("tikal").joinpath("data", name).read_text(encoding="utf-8")
-    data: dict[str, Any] = json.loads(text)
+    data: dict[str, Any] = data_json(name)
     return data
 
 

@@ -3,10 +3,10 @@ terminal, so seat 0 is the same colour and shape everywhere."""
 
 from __future__ import annotations
 
-import json
 from functools import cache
-from importlib import resources
 from typing import Any, NamedTuple
+
+from .packaged import data_json
 
 
 class Seat(NamedTuple):
@@ -26,8 +26,7 @@ class Seat(NamedTuple):
 @cache
 def seat_table() -> tuple[Seat, ...]:
     """Every seat's look, in seat order (read once from the package data)."""
-    text = resources.files("tikal").joinpath("data/seats.json").read_text(encoding="utf-8")
-    return tuple(Seat(**entry) for entry in json.loads(text)["seats"])
+    return tuple(Seat(**entry) for entry in data_json("seats.json")["seats"])
 
 
 def seat_look(seat: int) -> Seat:

@@ -26,10 +26,8 @@ refused by the engine or miss the goal (the tests check it).
 from __future__ import annotations
 
 import copy
-import json
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from . import rulebook
@@ -39,6 +37,7 @@ from .errors import IllegalAction
 from .game import Game
 from .hexes import label
 from .messages import LANGUAGES, Message, render
+from .packaged import data_json
 from .state import ScoreEvent
 
 #: The parts in the order they are taught.
@@ -92,8 +91,7 @@ class Verdict:
 
 
 def _read(name: str) -> Any:
-    path = resources.files("tikal").joinpath("data", "tutorial", name)
-    return json.loads(path.read_text(encoding="utf-8"))
+    return data_json("tutorial", name)
 
 
 @cache

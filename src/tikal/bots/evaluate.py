@@ -25,12 +25,12 @@ import heapq
 import json
 from dataclasses import dataclass, field, fields
 from fractions import Fraction
-from importlib import resources
 from math import lcm
 from pathlib import Path
 from typing import Any, Final
 
 from ..components import VOLCANO
+from ..packaged import data_json
 from ..state import SUPPLY as SUPPLY_PLACE
 from ..state import GameState, Phase
 
@@ -80,10 +80,8 @@ def load_weights(path: str | Path | None = None) -> Weights:
     the defaults, ``data/weights.json``)."""
     if path is None or str(path) in PACKAGED_WEIGHTS:
         name = PACKAGED_WEIGHTS[str(path or "two_players")]
-        text = resources.files("tikal").joinpath("data", name).read_text("utf-8")
-    else:
-        text = Path(path).read_text(encoding="utf-8")
-    return Weights.from_json(json.loads(text)["weights"])
+        return Weights.from_json(data_json(name)["weights"])
+    return Weights.from_json(json.loads(Path(path).read_text(encoding="utf-8"))["weights"])
 
 
 def weights_file(path: str) -> Weights:

@@ -24,10 +24,10 @@ import json
 import math
 from dataclasses import dataclass, field
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any, Final
 
+from ..packaged import data_json
 from ..state import GameState
 from .features import NAMES, rows_of
 
@@ -166,5 +166,4 @@ def load_model(path: str | Path | None = None) -> ValueModel:
 @cache
 def packaged_model() -> ValueModel:
     """The model in the package (read once per process)."""
-    text = resources.files("tikal").joinpath("data", PACKAGED_MODEL).read_text("utf-8")
-    return ValueModel.from_json(json.loads(text))
+    return ValueModel.from_json(data_json(PACKAGED_MODEL))

@@ -18,12 +18,10 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import json
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -32,6 +30,7 @@ from starlette.datastructures import Headers
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import HTTPConnection
 
+from ..packaged import data_json
 from .limits import ASGIApp, AsgiMessage, Receive, Scope, Send
 
 #: Host names a server that listens on loopback only answers to by default.
@@ -101,8 +100,7 @@ def default_hosts(listen: str, public_url: str | None) -> tuple[str, ...]:
 
 @cache
 def header_table() -> dict[str, Any]:
-    text = resources.files("tikal").joinpath("data", "http_headers.json").read_text("utf-8")
-    table: dict[str, Any] = json.loads(text)
+    table: dict[str, Any] = data_json("http_headers.json")
     return table
 
 

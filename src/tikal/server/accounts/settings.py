@@ -3,13 +3,12 @@
 from __future__ import annotations
 
 import functools
-import json
-from importlib import resources
 from typing import Any
+
+from ...packaged import data_json
 
 
 @functools.cache
 def settings() -> dict[str, Any]:
-    text = resources.files("tikal").joinpath("data", "accounts.json").read_text("utf-8")
-    found: dict[str, Any] = json.loads(text)
+    found: dict[str, Any] = data_json("accounts.json")
     return found

@@ -10,13 +10,12 @@ other programs, so what is stored is plain by construction.
 from __future__ import annotations
 
 import functools
-import json
 import unicodedata
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 from ...messages import Message
+from ...packaged import data_json
 from ..errors import ServerError
 from ..wire.schema import ChatLine
 
@@ -29,8 +28,7 @@ ALLOWED_CONTROLS = frozenset("\n\t\u200d")
 @functools.cache
 def settings() -> dict[str, Any]:
     """The chat's parameters, from ``data/chat.json``."""
-    text = resources.files("tikal").joinpath("data", "chat.json").read_text("utf-8")
-    found: dict[str, Any] = json.loads(text)
+    found: dict[str, Any] = data_json("chat.json")
     return found
 
 

@@ -17,13 +17,12 @@ are in the log so that every process sees them and the log says who played each 
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Sequence
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 from ...messages import Message
+from ...packaged import data_json
 from ..errors import ServerError
 from ..store import LogEntry
 
@@ -37,8 +36,7 @@ BACK = "back"
 @functools.cache
 def settings() -> dict[str, Any]:
     """``data/clocks.json``: presets, limits, the default stand-in level."""
-    found: dict[str, Any] = json.loads(
-        resources.files("tikal").joinpath("data/clocks.json").read_text("utf-8"))
+    found: dict[str, Any] = data_json("clocks.json")
     return found
 
 

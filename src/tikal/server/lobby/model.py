@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import json
 from dataclasses import dataclass
-from importlib import resources
 from typing import Any
 
 from ...components import RULE_SET_NAMES, rule_set
 from ...messages import Message
+from ...packaged import data_json
 from ..clock.model import settings as clock_settings
 from ..errors import ServerError
 
@@ -30,8 +29,7 @@ ACCOUNT_PREFIX, GUEST_PREFIX = "account:", "guest:"
 @functools.cache
 def settings() -> dict[str, Any]:
     """The lobby's parameters, from ``data/lobby.json``."""
-    text = resources.files("tikal").joinpath("data", "lobby.json").read_text("utf-8")
-    found: dict[str, Any] = json.loads(text)
+    found: dict[str, Any] = data_json("lobby.json")
     return found
 
 

@@ -7,11 +7,10 @@ a calibration exported by ``tikal ratings export``).
 
 from __future__ import annotations
 
-import json
 from collections.abc import Sequence
-from importlib import resources
 from typing import Any
 
+from ...packaged import data_json
 from ..bots import bot_names
 from .model import Rating, is_provisional
 from .result import rated_rule_sets
@@ -68,7 +67,7 @@ def exported(store: RatingStore, about: str, levels: Sequence[str] | None = None
 def shipped_ratings() -> list[tuple[str, str, Rating, int]]:
     """(player, rules, rating, wins) of the shipped file, for the rated rule sets and the
     levels this version offers (a level or rule set gone since is skipped)."""
-    data = json.loads(resources.files("tikal").joinpath("data", SHIPPED).read_text("utf-8"))
+    data = data_json(SHIPPED)
     offered, rated = set(bot_names()), set(rated_rule_sets())
     return [(bot_player(level), rules, Rating(float(v["mu"]), float(v["sigma"]),
                                               int(v["games"])), int(v["wins"]))

@@ -3,11 +3,11 @@ of data, reviewed as such, and never a constant hidden in the code."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
+
+from ...packaged import data_json
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,8 +47,7 @@ class RatingParams:
 
 
 def _read() -> dict[str, Any]:
-    text = resources.files("tikal").joinpath("data/ratings.json").read_text(encoding="utf-8")
-    data: dict[str, Any] = json.loads(text)
+    data: dict[str, Any] = data_json("ratings.json")
     return data
 
 
