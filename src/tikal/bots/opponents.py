@@ -60,6 +60,42 @@ class _Decision:
             self.actions[-1] == END_TURN or is_take(self.actions[-1]))
 
 
+class _Decisions:
+    """Splits a game, action by action, into the decisions that are scored: one opens
+    at a position where a watched player is to act in a planned phase, and closes at
+    the end of their turn or a treasure taken; a turn ended another way (an auction
+    bid) drops it.  Shared by :class:`OpponentModel` (scoring candidates) and
+    :func:`played_ranks` (ranking the played runs), so both cut decisions alike.
+
+    ``own_view``: each decision's position is the acting player's view (a recorded
+    game knows the hidden tokens); else the public view."""
+
+    def __init__(self, own_view: bool = False) -> None:
+        self.own_view = own_view
+        self.open: _Decision | None = None
+
+    def watch(self, game: GameState, watched: bool) -> None:
+        """Before an action: open a decision if none is open and the player to act is
+        ``watched`` in a planned phase."""
+        if (self.open is None and watched and not game.is_over
+                and game.phase in _PLANNED):
+            viewer = game.current if self.own_view else None
+            self.open = _Decision(game.current, View.of(game, viewer).state)
+
+    def played(self, action: Action, game: GameState) -> _Decision | None:
+        """After ``action`` was played on ``game``: the decision it completed, if any."""
+        decision = self.open
+        if decision is None:
+            return None
+        decision.actions.append(action)
+        if decision.complete:
+            self.open = None
+            return decision
+        if game.current != decision.player or game.is_over:
+            self.open = None
+        return None
+
+
 class OpponentModel:
     """Per opponent, the candidate evaluation whose plans matched their play best."""
 
@@ -76,7 +112,7 @@ class OpponentModel:
         #: Decisions scored, per opponent.
         self.decisions: dict[int, int] = {}
         self._public: GameState | None = None
-        self._open: _Decision | None = None
+        self._decisions = _Decisions()
         #: The log of a view that could not be replayed (its continuations are skipped).
         self._failed: list[Action] | None = None
 
@@ -114,13 +150,16 @@ class OpponentModel:
                 if step.action is not None:
                     self._replay(public, step.action, step.chance)
         except ValueError:  # a ChanceError or IllegalAction: the log does not replay
-            self._public, self._open, self._failed = None, None, list(log)
+            self._public, self._decisions, self._failed = None, _Decisions(), list(log)
             self.scores, self.decisions = {}, {}
 
     def _replay(self, public: GameState, action: Action, chance: tuple[Action, ...]) -> None:
-        self._before(public, action)
+        p = public.current
+        self._decisions.watch(public, p != self.me and not self.settled(p))
         public.apply(action, chance=chance or None)
-        self._after(public)
+        decision = self._decisions.played(action, public)
+        if decision is not None:
+            self._score(decision)
 
     def _restart(self, view: View) -> GameState:
         """A fresh public game: set up like the view's, started with the same draws."""
@@ -128,28 +167,9 @@ class OpponentModel:
         public = GameState.setup(state.rules.name, state.players, 0, **state.options)
         public.undo_enabled = False
         public.start(chance=log_steps(state.history)[0].chance)
-        self._public, self._open = public, None
+        self._public, self._decisions = public, _Decisions()
         self.scores, self.decisions = {}, {}
         return public
-
-    def _before(self, public: GameState, action: Action) -> None:
-        """Open a decision when an opponent starts one in a planned phase."""
-        p = public.current
-        if (self._open is None and p != self.me and public.phase in _PLANNED
-                and not self.settled(p)):
-            self._open = _Decision(p, View.of(public).state)
-        if self._open is not None:
-            self._open.actions.append(action)
-
-    def _after(self, public: GameState) -> None:
-        decision = self._open
-        if decision is None:
-            return
-        if decision.complete:
-            self._score(decision)
-            self._open = None
-        elif public.current != decision.player or public.is_over:
-            self._open = None  # a turn ended in another way (an auction bid): not scored
 
     def _score(self, decision: _Decision) -> None:
         played = decision.actions
@@ -183,21 +203,15 @@ def played_ranks(record: dict[str, Any], seats: Collection[int], planner: TurnPl
     plays the one a greedy model of it predicts (``hard``: fewer than half of its
     decisions), the table ``MCTSBot(replies="drawn")`` draws its simulated replies from.
     Raises :class:`~tikal.errors.RecordError` on a bad record."""
+    decisions = _Decisions(own_view=True)
     seen = 0
-    open_: _Decision | None = None
     for game in replay_steps(record, GameState):
-        added = [a for a in game.history[seen:] if not a.is_chance]
-        seen = len(game.history)
-        if open_ is not None:
-            open_.actions.extend(added)
-            if open_.complete:
+        for action in [a for a in game.history[seen:] if not a.is_chance]:
+            done = decisions.played(action, game)
+            if done is not None:
                 macros = [truncate_after_take(plan.actions)
-                          for plan in distinct_plans(planner.plan(open_.before, k=k))]
+                          for plan in distinct_plans(planner.plan(done.before, k=k))]
                 if len(macros) > 1:
-                    yield macros.index(open_.actions) if open_.actions in macros else None
-                open_ = None
-            elif game.current != open_.player or game.is_over:
-                open_ = None
-        if (open_ is None and not game.is_over and game.current in seats
-                and game.phase in _PLANNED):
-            open_ = _Decision(game.current, View.of(game, game.current).state)
+                    yield macros.index(done.actions) if done.actions in macros else None
+        seen = len(game.history)
+        decisions.watch(game, game.current in seats)
