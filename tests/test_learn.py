@@ -379,6 +379,10 @@ def test_tikal_learn_replies_prints_each_plan_share(tmp_path: Path) -> None:
     assert german.exit_code == 0 and "Spieler" in german.output
     unplanned = runner.invoke(app, ["learn", "replies", str(games), "--bot", "random"])
     assert unplanned.exit_code == 2 and "random" in unplanned.output
+    assert "plans no turns" in unplanned.output
+    unplanned_de = runner.invoke(app, ["learn", "replies", str(games), "--bot", "random",
+                                       "--lang", "de"])
+    assert unplanned_de.exit_code == 2 and "plant keine Züge" in unplanned_de.output
     absent = runner.invoke(app, ["learn", "replies", str(games), "--bot", "expert"])
     assert absent.exit_code == 1 and "expert" in absent.output
 

@@ -40,6 +40,7 @@ from . import GreedyBot, MCTSBot, make_bot
 from .arena import Executor, SerialExecutor
 from .evaluate import Evaluator, Weights, load_weights
 from .features import NAMES, rows_of
+from .planner import TurnPlanner
 from .value import DEFAULT_TEMPERATURE, ROUNDS_AHEAD, ValueModel
 
 if TYPE_CHECKING:
@@ -446,6 +447,15 @@ class UnreadableRecord(ValueError):
         self.name, self.error = name, error
 
 
+class PlansNoTurns(ValueError):
+    """A bot named to :func:`reply_shares` that plans no turns (only the greedy and mcts
+    levels do): ``label`` says which."""
+
+    def __init__(self, label: str) -> None:
+        super().__init__(f"{label} plans no turns")
+        self.label = label
+
+
 #: A player count's finished games: how many, and every position's measure with the
 #: game's win shares.
 Finished = tuple[int, list[tuple[T, list[float]]]]
@@ -544,7 +554,7 @@ def reply_shares(records: Iterable[tuple[str, dict[str, Any]]], label: str
     from .arena import parse_bots
     from .opponents import played_ranks
 
-    planners: dict[int, tuple[Any, int]] = {}
+    planners: dict[int, tuple[TurnPlanner, int]] = {}
     found: dict[int, dict[str, Any]] = {}
     for name, record in records:
         bots = record.get("bots")
@@ -555,7 +565,7 @@ def reply_shares(records: Iterable[tuple[str, dict[str, Any]]], label: str
         if players not in planners:
             bot = parse_bots(label, players)[0].build(0, players)
             if not isinstance(bot, GreedyBot | MCTSBot):
-                raise ValueError(f"{label} plans no turns (only greedy and mcts levels do)")
+                raise PlansNoTurns(label)
             planners[players] = (bot.planner, getattr(bot, "candidates", 10))
         planner, k = planners[players]
         try:

@@ -243,14 +243,17 @@ def replies(
     per player count: the table `mcts` draws its simulated replies from
     (replies=drawn)."""
     language = language_of(lang)
-    from ..bots.learn import UnreadableRecord, reply_shares
+    from ..bots.learn import PlansNoTurns, UnreadableRecord, reply_shares
 
     def judge(loaded: list[tuple[str, dict[str, Any]]]) -> Judged:
         try:
             found = reply_shares(loaded, bot)
         except UnreadableRecord:
             raise
-        except ValueError as exc:  # a bot that is not one, or that plans no turns
+        except PlansNoTurns:
+            raise typer.BadParameter(say("learn.plans_no_turns", language, bot=bot),
+                                     param_hint="--bot") from None
+        except ValueError as exc:  # not a bot: the arena's message names the levels
             raise typer.BadParameter(str(exc), param_hint="--bot") from None
         if not found:
             raise fail(say("learn.no_bot", language, bot=bot,
