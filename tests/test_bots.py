@@ -19,7 +19,7 @@ from tikal.bots.evaluate import DEFAULT_WEIGHTS, EXPERT_WEIGHTS, Evaluator, Weig
 from tikal.bots.greedy import truncate_after_take
 from tikal.bots.planner import TurnPlanner
 from tikal.components import VOLCANO
-from tikal.state import GameState
+from tikal.state import GameState, Phase
 
 TINY_MCTS: dict[str, Any] = {"iterations": 3, "seconds": None, "candidates": 3, "beam": 1}
 
@@ -523,6 +523,29 @@ def test_drawn_replies_give_every_plan_of_a_pass_the_same_replies() -> None:
     again = MCTSBot(seed=5, iterations=6, seconds=None, replies="drawn")
     view = game.view(game.current)
     assert bot.make_plan(view) == again.make_plan(view)
+
+
+def test_drawn_replies_from_one_placement_rank_that_placement_plans_only() -> None:
+    """``drawn_tile_trials=1``: the plans a reply is drawn from all place the tile where
+    the greedy reply places it (one placement planned with the full beam, as one plan
+    costs), where the planner's own ranking (3 placements) mixes placements."""
+    mixed = 0
+    for seed in range(1, 7):
+        game = Game.new("standard", 2, seed=seed)
+        assert game.phase is Phase.TILE
+        bot = MCTSBot(seed=seed, iterations=4, seconds=None, replies="drawn",
+                      drawn_tile_trials=1)
+        first = bot.replier.plan(game, k=1)[0].actions[0]
+        narrow = bot.replier.plan(game, k=10, tile_trials=1)
+        assert narrow and {plan.actions[0] for plan in narrow} == {first}
+        wide = bot.replier.plan(game, k=10)
+        mixed += len({plan.actions[0] for plan in wide}) > 1
+        bot.reply_shares = {2: [0.1] * 10}  # any of the ten plans
+        simulated = game.clone()
+        bot.planned_turn(simulated, 1, random.Random(seed))
+        played = [a for a in simulated.history[len(game.history):] if not a.is_chance]
+        assert played[0] == first
+    assert mixed
 
 
 class _PlanRecorder(MCTSBot):

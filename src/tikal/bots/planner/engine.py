@@ -84,20 +84,23 @@ class TurnPlanner:
 
     # ------------------------------------------------------------ entry points
 
-    def plan(self, game: GameState, k: int = 1, beam: int | None = None) -> list[Plan]:
+    def plan(self, game: GameState, k: int = 1, beam: int | None = None,
+             tile_trials: int = 3) -> list[Plan]:
         """The best ``k`` distinct plans for ``game.current`` (best first), from any phase.
 
         The plans end with ``end`` when they reach the end of the AP phase; a plan
-        for the auction is a single bid or pass.
+        for the auction is a single bid or pass.  With a tile to place, the best
+        ``min(k, tile_trials)`` placements (by their fast plans) are planned with the
+        full beam: each costs about what one plan costs.
         """
         phase = game.phase
         beam = self.beam if beam is None else beam
         if phase in AP_PHASES:
             return self.ap_plans(game, Evaluator(game, self.weights), k, beam)
         if phase is Phase.TILE:
-            return self._tile_plans(game, k, beam)
+            return self._tile_plans(game, k, beam, tile_trials)
         if phase is Phase.PICK:
-            return self._pick_plans(game, k, beam)
+            return self._pick_plans(game, k, beam, tile_trials)
         if phase is Phase.AUCTION:
             return [Plan([self.bid(game)], 0.0)]
         return []
@@ -230,7 +233,7 @@ class TurnPlanner:
         scored.sort(key=lambda s: (-s[0], s[1]))
         return [a for _, _, a in scored]
 
-    def _tile_plans(self, game: GameState, k: int, beam: int) -> list[Plan]:
+    def _tile_plans(self, game: GameState, k: int, beam: int, tile_trials: int) -> list[Plan]:
         ranked = self.rank_placements(game)[: max(1, self.placements)]
         trials: list[tuple[float, int, PlaceTile, GameState]] = []
         for i, placement in enumerate(ranked):
@@ -244,7 +247,7 @@ class TurnPlanner:
             trials.append((score, i, placement, trial))
         trials.sort(key=lambda t: (-t[0], t[1]))
         plans: list[Plan] = []
-        for _, _, placement, trial in trials[: max(1, min(k, 3))]:
+        for _, _, placement, trial in trials[: max(1, min(k, tile_trials))]:
             if trial.phase in AP_PHASES and trial.current == game.current:
                 for plan in self.ap_plans(trial, Evaluator(trial, self.weights), k, beam):
                     plans.append(Plan([placement, *plan.actions], plan.score))
@@ -257,13 +260,14 @@ class TurnPlanner:
         spec = game.rules.tile(pick.tile_id)
         return tile_worth(spec)
 
-    def _pick_plans(self, game: GameState, k: int, beam: int) -> list[Plan]:
+    def _pick_plans(self, game: GameState, k: int, beam: int, tile_trials: int) -> list[Plan]:
         plans: list[Plan] = []
         for pick in game.legal_actions():
             trial = game.clone()
             trial.undo_enabled = False
             trial.apply(pick)
-            for plan in self.plan(trial, k, beam) if trial.current == game.current else []:
+            for plan in (self.plan(trial, k, beam, tile_trials)
+                         if trial.current == game.current else []):
                 plans.append(Plan([pick, *plan.actions], plan.score))
         if not plans:
             return [Plan([game.legal_actions()[0]], 0.0)]
