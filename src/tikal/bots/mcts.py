@@ -47,7 +47,9 @@ from a measured table of those shares (``reply_shares``, ``data/reply_shares.jso
 ``tikal learn replies`` reads them from records), with the same draws for every plan of
 a pass.  Off by default: against ``hard`` with two players -1.0 points at 8 simulations
 (standard error 6.2, 100 games) and +4.7 at 1.8 s (standard error 5.1, 150 games paired
-with the preset), where it costs a quarter of the simulations (docs/bots.md).
+with the preset), where it costs a quarter of the simulations (docs/bots.md); drawn among
+the best tile placement's plans only (``drawn_tile_trials=1``, no cost) +2.3 (standard
+error 4.9, the same 150 games).
 
 Which evaluation the simulated opponents plan with is inferred
 (``opponents="infer"``, :mod:`tikal.bots.opponents`): for every turn an
