@@ -36,7 +36,7 @@ from ..actions import END_TURN, Action, LogStep, log_steps, parse_action
 from ..game import Game
 from ..state import GameState
 from .evaluate import Evaluator, Weights, weights_for
-from .greedy import truncate_after_take
+from .greedy import distinct_plans, truncate_after_take
 from .mcts import MCTSBot, win_chance
 from .value import packaged_model
 
@@ -212,12 +212,7 @@ def over_rounds(reviews: list[Review], players: int) -> list[Review]:
 
 
 def _candidates(bot: MCTSBot, state: GameState, k: int) -> list[list[Action]]:
-    plans: list[list[Action]] = []
-    for plan in bot.planner.plan(state, k=k):
-        actions = truncate_after_take(plan.actions)
-        if actions not in plans:
-            plans.append(actions)
-    return plans
+    return [macro for macro, _ in distinct_plans(bot.planner.plan(state, k=k))]
 
 
 def _add_estimates(

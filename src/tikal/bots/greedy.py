@@ -146,15 +146,14 @@ def truncate_after_take(actions: list[Action]) -> list[Action]:
     return actions
 
 
-def distinct_plans(plans: list[Plan]) -> list[Plan]:
-    """The plans whose macro-actions (cut after a treasure taken) differ, best first: the
-    choices a search bot decides between (:meth:`~tikal.bots.mcts.MCTSBot.make_plan`),
-    which the reply shares count."""
-    macros: list[list[Action]] = []
-    kept = []
+def distinct_plans(plans: list[Plan]) -> list[tuple[list[Action], Plan]]:
+    """The plans whose macro-actions (cut after a treasure taken) differ, best first, each
+    with its macro-action: the choices a search bot decides between
+    (:meth:`~tikal.bots.mcts.MCTSBot.make_plan`), which the reply shares count and the
+    analysis ranks."""
+    kept: list[tuple[list[Action], Plan]] = []
     for plan in plans:
         macro = truncate_after_take(plan.actions)
-        if macro not in macros:
-            macros.append(macro)
-            kept.append(plan)
+        if all(macro != seen for seen, _ in kept):
+            kept.append((macro, plan))
     return kept

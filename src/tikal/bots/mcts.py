@@ -139,7 +139,7 @@ from ..state import GameState, Phase
 from ..view import View
 from .evaluate import DEFAULT_WEIGHTS, PACKAGED_SETS, Evaluator, Weights, objective
 from .features import rows_of
-from .greedy import PlanningBot, distinct_plans, is_take, truncate_after_take
+from .greedy import PlanningBot, distinct_plans, is_take
 from .opponents import OpponentModel
 from .planner import TurnPlanner
 from .value import ValueModel
@@ -279,10 +279,10 @@ class MCTSBot(PlanningBot):
             deadline = start + max(0.0, self.share * left)
         quick = deadline is not None and deadline - start < 0.15
         k, beam = (1, 1) if quick else (self.candidates, None)
-        plans = distinct_plans(self.planner.plan(state, k=k, beam=beam))
-        macros = [truncate_after_take(plan.actions) for plan in plans]
-        scores = [plan.score for plan in plans]
-        cut = any(len(m) < len(plan.actions) for m, plan in zip(macros, plans, strict=True))
+        choices = distinct_plans(self.planner.plan(state, k=k, beam=beam))
+        macros = [macro for macro, _ in choices]
+        scores = [plan.score for _, plan in choices]
+        cut = any(len(macro) < len(plan.actions) for macro, plan in choices)
         if len(macros) <= 1:
             return macros[0] if macros else []
         searched = None if cut else self._last_turn(view, macros, state.current)
@@ -494,8 +494,8 @@ class MCTSBot(PlanningBot):
                    else self.replier)
         shares = self.reply_shares.get(game.players) if p != me else None
         if shares and draws is not None:
-            plans = distinct_plans(replier.plan(game, k=len(shares),
-                                                tile_trials=self.drawn_tile_trials))
+            plans = [plan for _, plan in distinct_plans(
+                replier.plan(game, k=len(shares), tile_trials=self.drawn_tile_trials))]
             if plans:
                 r = draws.choices(range(len(plans)), weights=shares[:len(plans)])[0]
                 plans = [plans[r]]

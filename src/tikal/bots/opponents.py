@@ -25,7 +25,7 @@ again.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -74,11 +74,12 @@ class _Decisions:
         self.own_view = own_view
         self.open: _Decision | None = None
 
-    def watch(self, game: GameState, watched: bool) -> None:
+    def watch(self, game: GameState, watched: Callable[[int], bool]) -> None:
         """Before an action: open a decision if none is open and the player to act is
-        ``watched`` in a planned phase."""
-        if (self.open is None and watched and not game.is_over
-                and game.phase in _PLANNED):
+        ``watched`` in a planned phase (asked only then: the model's answer sorts the
+        candidates' scores)."""
+        if (self.open is None and not game.is_over and game.phase in _PLANNED
+                and watched(game.current)):
             viewer = game.current if self.own_view else None
             self.open = _Decision(game.current, View.of(game, viewer).state)
 
@@ -154,12 +155,15 @@ class OpponentModel:
             self.scores, self.decisions = {}, {}
 
     def _replay(self, public: GameState, action: Action, chance: tuple[Action, ...]) -> None:
-        p = public.current
-        self._decisions.watch(public, p != self.me and not self.settled(p))
+        self._decisions.watch(public, self._watches)
         public.apply(action, chance=chance or None)
         decision = self._decisions.played(action, public)
         if decision is not None:
             self._score(decision)
+
+    def _watches(self, player: int) -> bool:
+        """Whether ``player``'s next decision is scored: an opponent not yet settled."""
+        return player != self.me and not self.settled(player)
 
     def _restart(self, view: View) -> GameState:
         """A fresh public game: set up like the view's, started with the same draws."""
@@ -209,9 +213,8 @@ def played_ranks(record: dict[str, Any], seats: Collection[int], planner: TurnPl
         for action in [a for a in game.history[seen:] if not a.is_chance]:
             done = decisions.played(action, game)
             if done is not None:
-                macros = [truncate_after_take(plan.actions)
-                          for plan in distinct_plans(planner.plan(done.before, k=k))]
+                macros = [macro for macro, _ in distinct_plans(planner.plan(done.before, k=k))]
                 if len(macros) > 1:
                     yield macros.index(done.actions) if done.actions in macros else None
         seen = len(game.history)
-        decisions.watch(game, game.current in seats)
+        decisions.watch(game, seats.__contains__)
