@@ -9,9 +9,15 @@ from tikal import Game
 from tikal.actions import END_TURN, Reveal
 from tikal.bots import GreedyBot, MCTSBot
 from tikal.bots.arena import parse_bots
-from tikal.bots.evaluate import DEFAULT_WEIGHTS, HAND_SET_WEIGHTS, Weights
+from tikal.bots.evaluate import (
+    DEFAULT_WEIGHTS,
+    FOUR_PLAYER_WEIGHTS,
+    HAND_SET_WEIGHTS,
+    Weights,
+)
 from tikal.bots.opponents import SETTLED, OpponentModel
-from tikal.bots.planner import TurnPlanner
+from tikal.bots.planner import Plan, TurnPlanner
+from tikal.state import GameState
 
 CANDIDATES = [DEFAULT_WEIGHTS, HAND_SET_WEIGHTS]
 
@@ -51,6 +57,37 @@ def test_a_greedy_opponent_is_matched_to_the_weights_it_plays_by(weights: Weight
     opponent_turns = sum(1 for a in game.history if a == END_TURN) // 2
     assert SETTLED <= model.decisions[1] < opponent_turns
     assert 0 not in model.scores  # the observer's own turns are not scored
+
+
+class _CountingPlanner(TurnPlanner):
+    """A candidate planner that counts the decisions it is asked to predict."""
+
+    def __init__(self, weights: Weights) -> None:
+        super().__init__(weights)
+        self.calls = 0
+
+    def plan(self, game: GameState, k: int = 1, beam: int | None = None,
+             tile_trials: int = 3) -> list[Plan]:
+        self.calls += 1
+        return super().plan(game, k, beam, tile_trials)
+
+
+def test_a_candidate_settled_behind_the_best_is_no_longer_planned() -> None:
+    """With three candidates, the one that falls :data:`SETTLED` behind first is left out
+    of the later decisions, while the opponent's own weights are planned for every one;
+    the model still settles on the right candidate."""
+    planners = [_CountingPlanner(w) for w in (DEFAULT_WEIGHTS, HAND_SET_WEIGHTS,
+                                              FOUR_PLAYER_WEIGHTS)]
+    model = OpponentModel(planners)
+    bots = [GreedyBot(weights=DEFAULT_WEIGHTS), GreedyBot(weights=HAND_SET_WEIGHTS)]
+    _observed(Game.new("standard", 2, seed=3), bots, model, seat=0)
+    decisions, scores = model.decisions[1], model.scores[1]
+    assert model.settled(1) and model.planner_for(1).weights == HAND_SET_WEIGHTS
+    assert planners[1].calls == decisions
+    cut = [j for j, planner in enumerate(planners) if planner.calls < decisions]
+    assert cut, "no candidate was left out before the model settled"
+    for j in cut:
+        assert max(scores) - scores[j] >= SETTLED
 
 
 def test_a_model_built_mid_game_learns_the_past_turns_from_the_log() -> None:

@@ -33,7 +33,17 @@ from .camps import Camps
 from .paths import shortest_paths
 from .routes import Routes
 from .tiles import placement_score, reach_fields, tile_worth
-from .trials import Candidate, Node, applied_delta, dig_delta, take_delta
+from .trials import (
+    ARRIVE,
+    DIG,
+    LEAVE,
+    TAKE,
+    Candidate,
+    Node,
+    applied_delta,
+    dig_delta,
+    take_delta,
+)
 
 AP_PHASES: Final = (Phase.TURN, Phase.SCORING)
 A = TypeVar("A", bound=Action)
@@ -171,11 +181,7 @@ class TurnPlanner:
         values = [v + d for v, d in zip(node.values, cand.delta, strict=True)]
         child = Node(game, values, [*node.actions, *actions], score)
         if not cand.full:
-            cells = dict(node.cells)
-            for action in actions:
-                for cell in action.cells:
-                    cells.pop(cell, None)
-            child.cells = cells
+            _inherit(child, node, actions)
         child.key = state_key(game, p)
         return child
 
@@ -286,6 +292,28 @@ class TurnPlanner:
         if amount <= limit:
             return Bid(amount)
         return PASS
+
+
+def _inherit(child: Node, parent: Node, actions: tuple[Action, ...]) -> None:
+    """Give ``child`` the parent's caches for the cells ``actions`` left alone.
+
+    Why: a node walks every figure to every target, so most of what it asks was already
+    worked out one action earlier, and a cell's terms, figure steps and take-after-walk
+    depend only on what stands on that cell (and on the player terms, which only
+    candidates marked ``full`` change).  A dig-after-walk also depends on the temple
+    levels left in the supply [DIG-4], which any dig changes."""
+    touched = {cell for action in actions for cell in action.cells}
+    cells, steps, after = dict(parent.cells), dict(parent.steps), dict(parent.after)
+    if any(action.verb == Dig.verb for action in actions):
+        after = {key: v for key, v in after.items() if key[2] is not DIG}
+    for cell in touched:
+        cells.pop(cell, None)
+        for leader in (False, True):
+            steps.pop((cell, leader, ARRIVE), None)
+            steps.pop((cell, leader, LEAVE), None)
+            after.pop((cell, leader, TAKE), None)
+            after.pop((cell, leader, DIG), None)
+    child.cells, child.steps, child.after = cells, steps, after
 
 
 def _action_candidates(node: Node, p: int, ev: Evaluator) -> list[Candidate]:

@@ -7,7 +7,17 @@ from ...actions import Dig, TakeTreasure
 from ...state import GameState
 from ..evaluate import Evaluator
 from .paths import FAR
-from .trials import DIG, TAKE, Candidate, Node, after_walk, move_delta
+from .trials import (
+    ARRIVE,
+    DIG,
+    LEAVE,
+    TAKE,
+    Candidate,
+    Node,
+    after_walk,
+    step_delta,
+    walk_delta,
+)
 
 
 def route_targets(game: GameState) -> list[int]:
@@ -39,11 +49,12 @@ class Routes:
         node, ev, p = self.node, self.ev, self.p
         game = node.game
         ap = game.ap
+        left = step_delta(node, ev, p, src, leader, LEAVE)  # once per figure, not per walk
         for dst in self.targets:
             d = dist.get(dst)
             if d is None or d == 0 or d > ap:
                 continue
-            delta = move_delta(node, ev, p, src, dst, leader)
+            delta = walk_delta(left, step_delta(node, ev, p, dst, leader, ARRIVE), game.players)
             route = (pred, src, dst, leader)
             out.append(Candidate(delta, (), route=route))
             if d + self.take_cost <= ap and dst in game.tokens:

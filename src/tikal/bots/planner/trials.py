@@ -50,10 +50,7 @@ class Node:
     """A state of the search: the game after some actions of the turn, its values per
     player, its score and the caches of its trials."""
 
-    __slots__ = (
-        "actions", "after", "cells", "game", "key", "players", "score", "steps", "trials",
-        "values",
-    )
+    __slots__ = ("actions", "after", "cells", "game", "key", "players", "score", "steps", "values")
 
     def __init__(self, game: GameState, values: list[float], actions: list[Action], score: float):
         self.game = game
@@ -62,7 +59,6 @@ class Node:
         self.score = score
         self.cells: dict[int, Terms] = {}
         self.players: list[float] | None = None  # Evaluator.player_terms, when needed
-        self.trials: dict[tuple[int, bool, Step], Terms] = {}
         self.after: dict[tuple[int, bool, AfterWalk], Terms] = {}
         self.steps: dict[tuple[int, bool, Step], Terms] = {}
         self.key: tuple[object, ...] = ()
@@ -110,10 +106,15 @@ def move_delta(
     """The change of the cell terms when ``p`` walks a figure from ``src`` to ``dst``:
     what leaving ``src`` changes plus what arriving at ``dst`` changes, each worked out
     once per node (a node walks every figure to every target)."""
-    left = step_delta(node, ev, p, src, leader, LEAVE)
-    came = step_delta(node, ev, p, dst, leader, ARRIVE)
+    return walk_delta(step_delta(node, ev, p, src, leader, LEAVE),
+                      step_delta(node, ev, p, dst, leader, ARRIVE), node.game.players)
+
+
+def walk_delta(left: Terms, came: Terms, players: int) -> list[float]:
+    """A walk's change of the cell terms from its two steps' changes (a new list: the
+    caller may add to it)."""
     if left is None:
-        return [0.0 + b for b in came] if came is not None else [0.0] * node.game.players
+        return [0.0 + b for b in came] if came is not None else [0.0] * players
     if came is None:
         return [0.0 + a for a in left]
     return [0.0 + a + b for a, b in zip(left, came, strict=True)]
@@ -141,18 +142,9 @@ def step_delta(
 def trial_terms(
     node: Node, ev: Evaluator, p: int, cell: int, leader: bool, step: Step
 ) -> Terms:
-    """Cell terms with one own figure more or fewer on ``cell``.
-
-    They do not depend on where the figure comes from or goes to, so they are
-    cached per node.
-    """
-    key = (cell, leader, step)
-    trials = node.trials
-    if key in trials:
-        return trials[key]
-    terms = node.game.with_figure(p, cell, leader, step, ev.cell_terms)
-    trials[key] = terms
-    return terms
+    """Cell terms with one own figure more or fewer on ``cell`` (not cached: the step
+    they give is)."""
+    return node.game.with_figure(p, cell, leader, step, ev.cell_terms)
 
 
 def dig_delta(node: Node, ev: Evaluator, cell: int) -> list[float]:
