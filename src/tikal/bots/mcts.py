@@ -64,7 +64,12 @@ points (standard error 4.7); against tuned greedy, which its own weights
 already model, 58.7% on the deals where it had won 55.2% (paired +3.5, standard
 error 4.7, noise).  Watching is inside the turn's budget: until an opponent is
 settled (:data:`~tikal.bots.opponents.SETTLED`) each of their turns is planned
-once per candidate; median 9 ms per own turn with four players (p95 146 ms).
+once per candidate still in the running; median 9 ms per own turn with four greedy
+players (p95 146 ms).  Against `hard`, which no candidate predicts well, the seven
+candidates took a third of both bots' time at 8 simulations per search, until a
+candidate that falls :data:`~tikal.bots.opponents.SETTLED` behind the best was
+dropped (2026-12-07): at 1.8 s, 57 simulations per search instead of 49 (`hard` 50
+instead of 36).
 
 The weights matter as much as the search: with three or four players the bot
 plays the set tuned for that count (:func:`~tikal.bots.evaluate.weights_for`,

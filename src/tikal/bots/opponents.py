@@ -15,7 +15,12 @@ scores the share of the played actions it predicted, from the first one on; the
 search plans each opponent's replies with its best-scoring candidate (ties go to
 the first, the bot's own weights).  Once one candidate leads by :data:`SETTLED`
 turns the question is taken as answered and that opponent's turns are no longer
-planned again, so watching costs little after the first rounds.
+planned again, so watching costs little after the first rounds; before that, a
+candidate that trails the best by :data:`SETTLED` is dropped (not planned again),
+which matters against an opponent no candidate predicts well (a searching bot such
+as `hard` settles after some 25 decisions, and planning all seven candidates for
+them took a third of the time of both search bots in such a game at 8 simulations per
+search).
 
 The public game is rebuilt from the view's log (the chance entries name every
 tile drawn and token revealed), so the model needs nothing but the views it is
