@@ -13,9 +13,7 @@ from random_games import play
 from tikal import END_TURN, TakeTreasure
 from tikal.bots.evaluate import Evaluator, weights_for
 from tikal.bots.planner import TurnPlanner
-from tikal.state import Phase
-
-AP_PHASES = (Phase.TURN, Phase.SCORING)
+from tikal.bots.planner.engine import AP_PHASES
 
 
 @pytest.mark.parametrize("players", [2, 4])

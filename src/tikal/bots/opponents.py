@@ -183,8 +183,8 @@ class OpponentModel:
     def _score(self, decision: _Decision) -> None:
         """Add each candidate's agreement with the decision played.  A candidate that
         trails the best by :data:`SETTLED` is out (not planned again): the lead that
-        settles the model also rules it out, and planning the seven candidates was a
-        third of the expert's time against `hard`, whose model settles late."""
+        settles the model also rules it out, and against `hard`, which the model settles
+        on late, planning all seven candidates took a third of both bots' time."""
         played = decision.actions
         scores = self.scores.setdefault(decision.player, [0.0] * len(self.planners))
         best = max(scores)

@@ -2,8 +2,10 @@
 
 The evaluation (:mod:`tikal.bots.evaluate`) is a sum of per-player terms and of terms of
 single temple and treasure tiles, so a candidate that touches two tiles changes only
-two cell terms.  A search :class:`Node` caches each cell's terms and each trial ("one
-figure more here", "one fewer there"), since a node walks every figure to every target.
+two cell terms.  A search :class:`Node` caches each cell's terms and what each trial
+changes ("one figure more here", "one fewer there"), since a node walks every figure to
+every target, and hands those of the cells its candidate left alone to its child
+(:func:`~tikal.bots.planner.engine._inherit`).
 Trials go through the rules core's ``with_*`` methods, which put the position back
 exactly.
 """
