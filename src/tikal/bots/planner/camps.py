@@ -13,7 +13,7 @@ from ...actions import BuildCamp
 from ...state import GameState
 from ..evaluate import Evaluator
 from .paths import FAR
-from .trials import Candidate, Node, move_delta
+from .trials import ARRIVE, LEAVE, Candidate, Node, step_delta, walk_delta
 
 
 def camp_sites(game: GameState, p: int, own_camps: tuple[int, ...]) -> list[int]:
@@ -49,12 +49,15 @@ class Camps:
     ) -> None:
         """Walks of the figure on ``src`` to every site it reaches with the camp's AP left,
         where no own figure stands yet, each ending with the camp."""
+        if not self.sites:
+            return
         node, ev, p = self.node, self.ev, self.p
         game = node.game
+        left = step_delta(node, ev, p, src, leader, LEAVE)  # once per figure, as routes do
         for dst in self.sites:
             d = dist.get(dst)
             if d is None or d == 0 or d + self.cost > game.ap or game.figures_on(p, dst):
                 continue
-            delta = move_delta(node, ev, p, src, dst, leader)
+            delta = walk_delta(left, step_delta(node, ev, p, dst, leader, ARRIVE), game.players)
             delta[p] += self.worth
             out.append(Candidate(delta, (BuildCamp(dst),), route=(pred, src, dst, leader)))

@@ -341,8 +341,14 @@ def _action_candidates(node: Node, p: int, ev: Evaluator) -> list[Candidate]:
             delta = [0.0] * n
             delta[p] = fut * w.camp
             out.append(Candidate(delta, (action,)))
-        elif verb in (PlaceGuard.verb, Swap.verb):
+        elif verb == PlaceGuard.verb:
             delta = applied_delta(node, ev, action, action.cells)
+            if delta is not None:
+                out.append(Candidate(delta, (action,), full=True))
+        elif verb == Swap.verb:
+            # the two players' treasures change [SWAP-1], and with them what every token
+            # left on the board is worth to them: every treasure tile is scored again
+            delta = applied_delta(node, ev, action, tuple(game.tokens))
             if delta is not None:
                 out.append(Candidate(delta, (action,), full=True))
     return out

@@ -102,16 +102,6 @@ def cell_terms(node: Node, ev: Evaluator, cell: int) -> Terms:
     return terms
 
 
-def move_delta(
-    node: Node, ev: Evaluator, p: int, src: int, dst: int, leader: bool
-) -> list[float]:
-    """The change of the cell terms when ``p`` walks a figure from ``src`` to ``dst``:
-    what leaving ``src`` changes plus what arriving at ``dst`` changes, each worked out
-    once per node (a node walks every figure to every target)."""
-    return walk_delta(step_delta(node, ev, p, src, leader, LEAVE),
-                      step_delta(node, ev, p, dst, leader, ARRIVE), node.game.players)
-
-
 def walk_delta(left: Terms, came: Terms, players: int) -> list[float]:
     """A walk's change of the cell terms from its two steps' changes (a new list: the
     caller may add to it)."""
