@@ -203,6 +203,7 @@ class Evaluator:
     set_points: tuple[int, ...] = ()
     each: int = 0
     _gains: dict[tuple[tuple[int, ...], int], float] = field(default_factory=dict)
+    _next_gains: dict[tuple[tuple[int, ...], int], float] = field(default_factory=dict)
     _points: dict[tuple[int, ...], int] = field(default_factory=dict)  # set points by counts
     #: The player whose leads the contest terms judge (the one who moves, or who just
     #: moved), and per unguarded temple the most strength one of the others can have
@@ -272,6 +273,39 @@ class Evaluator:
             total += weight * (sp[min(c + 1, 3)] - sp[min(c, 3)])
         return total / self._odds_scale * self.rounds[q]
 
+    def next_token_gain(self, counts: tuple[int, ...], q: int) -> float:
+        """Expected :meth:`token_gain` for ``q`` once ``q`` holds one more face-down token
+        (of a type yet unknown [HIDDEN-1]): what a take does to the worth of the tokens
+        left on the board."""
+        key = (counts, q)
+        found = self._next_gains.get(key)
+        if found is None:
+            total = 0.0
+            for t, weight in self._odds_weights:
+                more = (*counts[:t], counts[t] + 1, *counts[t + 1:])
+                total += weight * self.token_gain(more, q)
+            found = self._next_gains[key] = total / self._odds_scale
+        return found
+
+    def take_reach_gain(self, counts: tuple[int, ...], q: int) -> float:
+        """How much each token in ``q``'s reach (:func:`tokens_reached`) changes in worth
+        to ``q`` in expectation when ``q`` takes one more (the tokens' terms depend on
+        the treasures held: :meth:`next_token_gain` instead of :meth:`token_gain`)."""
+        if q == self.exact:
+            return 0.0
+        change = self.next_token_gain(counts, q) - self.token_gain(counts, q)
+        return self.weights.treasure_reach * change
+
+    def tokens_in_reach(self, game: GameState, q: int) -> int:
+        """The tokens in ``q``'s reach over every tile (:func:`tokens_reached`)."""
+        return sum(tokens_reached(game.figures_on(q, cell), len(tokens))
+                   for cell, tokens in game.tokens.items() if tokens)
+
+    def treasure_cells(self, game: GameState) -> tuple[int, ...]:
+        """The tiles whose terms depend on the players' treasures (those with tokens left):
+        an action that changes what a player holds changes them all."""
+        return _token_tiles(game)
+
     def player_terms(self, game: GameState) -> list[float]:
         """Banked score, treasures, camps and figures on the board, per player."""
         w = self.weights
@@ -332,14 +366,13 @@ class Evaluator:
         if tokens:
             out = [0.0] * n
             w = self.weights
-            k = min(len(tokens), 2)
             for q in range(n):
                 if q == self.exact:
                     continue
-                f = game.figures_on(q, cell)
-                if f:
+                reached = tokens_reached(game.figures_on(q, cell), len(tokens))
+                if reached:
                     gain = self.token_gain(game.treasures[q], q)
-                    out[q] = min(f, k) * w.treasure_reach * gain
+                    out[q] = reached * w.treasure_reach * gain
             return out
         return None
 
@@ -379,8 +412,18 @@ def objective(values: list[float], player: int, opponents_max: float) -> float:
 
 def _scored_cells(game: GameState) -> list[int]:
     cells = list(game.levels)
-    cells.extend(c for c, t in game.tokens.items() if t)
+    cells.extend(_token_tiles(game))
     return cells
+
+
+def _token_tiles(game: GameState) -> tuple[int, ...]:
+    return tuple(c for c, t in game.tokens.items() if t)
+
+
+def tokens_reached(figures: int, tokens: int) -> int:
+    """How many of a tile's ``tokens`` count as in a player's reach with ``figures`` of
+    theirs there: one per figure, two at most."""
+    return min(figures, tokens, 2) if figures > 0 else 0
 
 
 def contests(game: GameState, mover: int) -> dict[int, int]:

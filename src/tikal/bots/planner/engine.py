@@ -341,14 +341,11 @@ def _action_candidates(node: Node, p: int, ev: Evaluator) -> list[Candidate]:
             delta = [0.0] * n
             delta[p] = fut * w.camp
             out.append(Candidate(delta, (action,)))
-        elif verb == PlaceGuard.verb:
-            delta = applied_delta(node, ev, action, action.cells)
-            if delta is not None:
-                out.append(Candidate(delta, (action,), full=True))
-        elif verb == Swap.verb:
-            # the two players' treasures change [SWAP-1], and with them what every token
-            # left on the board is worth to them: every treasure tile is scored again
-            delta = applied_delta(node, ev, action, tuple(game.tokens))
+        elif verb == PlaceGuard.verb or verb == Swap.verb:
+            # a guard changes its temple; a swap changes two players' treasures [SWAP-1],
+            # and with them the terms of every tile with tokens (the evaluation names them)
+            cells = action.cells if verb == PlaceGuard.verb else ev.treasure_cells(game)
+            delta = applied_delta(node, ev, action, cells)
             if delta is not None:
                 out.append(Candidate(delta, (action,), full=True))
     return out

@@ -16,6 +16,7 @@ from .trials import (
     Node,
     after_walk,
     step_delta,
+    take_reach,
     walk_delta,
 )
 
@@ -61,6 +62,7 @@ class Routes:
                 extra = after_walk(node, ev, p, dst, leader, TAKE)
                 if extra is not None:
                     both = [a + b for a, b in zip(delta, extra, strict=True)]
+                    both[p] += take_reach(node, ev, p, dst, src)
                     out.append(Candidate(both, (TakeTreasure(dst),), full=True, route=route))
             elif d + self.dig_cost <= ap and dst in game.levels:
                 extra = after_walk(node, ev, p, dst, leader, DIG)

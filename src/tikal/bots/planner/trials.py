@@ -2,9 +2,11 @@
 
 The evaluation (:mod:`tikal.bots.evaluate`) is a sum of per-player terms and of terms of
 single temple and treasure tiles, so a candidate that touches two tiles changes only
-two cell terms.  A search :class:`Node` caches each cell's terms and what each trial
-changes ("one figure more here", "one fewer there"), since a node walks every figure to
-every target, and hands those of the cells its candidate left alone to its child
+two cell terms; but a treasure tile's terms depend on what each player holds, so a take
+or a swap changes them all (:func:`take_reach`, :meth:`Evaluator.treasure_cells`).
+A search :class:`Node` caches each cell's terms and what each trial changes ("one
+figure more here", "one fewer there"), since a node walks every figure to every target,
+and hands those of the cells its candidate left alone to its child
 (:func:`~tikal.bots.planner.engine._inherit`).
 Trials go through the rules core's ``with_*`` methods, which put the position back
 exactly.
@@ -18,7 +20,7 @@ from typing import Final
 from ...actions import Action, Dig, TakeTreasure
 from ...errors import IllegalAction
 from ...state import GameState
-from ..evaluate import Evaluator
+from ..evaluate import Evaluator, tokens_reached
 from .paths import Route, route_actions
 
 #: Cell terms per player, or None for a tile that is not scored.
@@ -52,7 +54,8 @@ class Node:
     """A state of the search: the game after some actions of the turn, its values per
     player, its score and the caches of its trials."""
 
-    __slots__ = ("actions", "after", "cells", "game", "key", "players", "score", "steps", "values")
+    __slots__ = ("actions", "after", "cells", "game", "key", "players", "reach", "score", "steps",
+                 "values")
 
     def __init__(self, game: GameState, values: list[float], actions: list[Action], score: float):
         self.game = game
@@ -61,6 +64,7 @@ class Node:
         self.score = score
         self.cells: dict[int, Terms] = {}
         self.players: list[float] | None = None  # Evaluator.player_terms, when needed
+        self.reach: int | None = None  # Evaluator.tokens_in_reach of the player, when needed
         self.after: dict[tuple[int, bool, AfterWalk], Terms] = {}
         self.steps: dict[tuple[int, bool, Step], Terms] = {}
         self.key: tuple[object, ...] = ()
@@ -150,13 +154,16 @@ def dig_delta(node: Node, ev: Evaluator, cell: int) -> list[float]:
 
 
 def take_delta(node: Node, ev: Evaluator, p: int, cell: int) -> list[float]:
-    return taken_delta(node.game, ev, p, cell, cell_terms(node, ev, cell))
+    delta = taken_delta(node.game, ev, p, cell, cell_terms(node, ev, cell))
+    delta[p] += take_reach(node, ev, p, cell)
+    return delta
 
 
 def taken_delta(
     game: GameState, ev: Evaluator, p: int, cell: int, before: Terms
 ) -> list[float]:
-    """How the evaluation changes when ``p`` takes the top token of ``cell``.
+    """How the evaluation changes when ``p`` takes the top token of ``cell``, but for
+    what the take does to the tokens left in ``p``'s reach (:func:`take_reach`).
 
     ``before`` is the cell's terms now; the token's own worth for ``p`` is its
     expectation over the hidden types [HIDDEN-1].
@@ -168,6 +175,29 @@ def taken_delta(
             delta[q] = (after[q] if after is not None else 0.0) - before[q]
     delta[p] += ev.token_gain(game.treasures[p], p)
     return delta
+
+
+def take_reach(node: Node, ev: Evaluator, p: int, cell: int, src: int | None = None) -> float:
+    """What taking a token on ``cell`` does to the worth to ``p`` of the tokens left in
+    ``p``'s reach (each changes by :meth:`Evaluator.take_reach_gain`), after a walk from
+    ``src`` when given: their count then is the node's count with ``src`` and ``cell``
+    counted again.  Counted, not looked up in the cell caches, since it depends on
+    every tile with tokens."""
+    gain = ev.take_reach_gain(node.game.treasures[p], p)
+    if not gain:
+        return 0.0
+    game = node.game
+    if node.reach is None:
+        node.reach = ev.tokens_in_reach(game, p)
+    count = node.reach
+    tokens = game.tokens
+    if src is not None and tokens.get(src):
+        f, n = game.figures_on(p, src), len(tokens[src])
+        count += tokens_reached(f - 1, n) - tokens_reached(f, n)
+    f, n = game.figures_on(p, cell), len(tokens[cell])
+    arrived = f + (src is not None)
+    count += tokens_reached(arrived, n - 1) - tokens_reached(f, n)
+    return count * gain
 
 
 def after_walk(
