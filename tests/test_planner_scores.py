@@ -24,6 +24,9 @@ from tikal.bots.planner.engine import AP_PHASES
 # four players: a swap [SWAP-1] was scored on no cell, missing what the tokens left on
 # the board are worth to the two players whose treasures it changes
 @example(seed=3475229416, steps=270)
+# four players: a take was scored by the taken token's own worth only, missing what one
+# more token held does to the worth of the tokens left in the taker's reach
+@example(seed=148287319, steps=129)
 def test_plan_scores_are_the_evaluation_of_the_positions_they_reach(
     players: int, seed: int, steps: int
 ) -> None:
