@@ -304,7 +304,7 @@ class Evaluator:
     def treasure_cells(self, game: GameState) -> tuple[int, ...]:
         """The tiles whose terms depend on the players' treasures (those with tokens left):
         an action that changes what a player holds changes them all."""
-        return _token_tiles(game)
+        return token_tiles(game)
 
     def player_terms(self, game: GameState) -> list[float]:
         """Banked score, treasures, camps and figures on the board, per player."""
@@ -412,11 +412,12 @@ def objective(values: list[float], player: int, opponents_max: float) -> float:
 
 def _scored_cells(game: GameState) -> list[int]:
     cells = list(game.levels)
-    cells.extend(_token_tiles(game))
+    cells.extend(token_tiles(game))
     return cells
 
 
-def _token_tiles(game: GameState) -> tuple[int, ...]:
+def token_tiles(game: GameState) -> tuple[int, ...]:
+    """The treasure tiles with tokens left (in the board's order)."""
     return tuple(c for c, t in game.tokens.items() if t)
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ...actions import Dig, TakeTreasure
 from ...state import GameState
-from ..evaluate import Evaluator
+from ..evaluate import Evaluator, token_tiles
 from .paths import FAR
 from .trials import (
     ARRIVE,
@@ -24,7 +24,7 @@ from .trials import (
 def route_targets(game: GameState) -> list[int]:
     """Where walking pays: unguarded temples, then treasure tiles with tokens left."""
     targets = [c for c in game.levels if c not in game.guards]
-    targets.extend(c for c, t in game.tokens.items() if t)
+    targets.extend(token_tiles(game))
     return targets
 
 
