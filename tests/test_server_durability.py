@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +15,7 @@ import websockets.sync.client as ws_client
 from tikal import Game
 from tikal.server.session import rebuild
 from tikal.server.store import SqliteStorage
-from web_helpers import ServerProcess
+from web_helpers import ServerProcess, children, command_line, running
 from wire_oracles import readable
 
 
@@ -103,3 +104,34 @@ def test_sigkill_and_restart_resumes_every_game_exactly(tmp_path: Path) -> None:
     loaded = SqliteStorage(db).load(gid)
     assert loaded is not None
     assert rebuild(*loaded).to_json() == expected.to_json()
+
+
+def _wait_until(condition: Any, timeout: float) -> Any:
+    """``condition()``'s first true value within ``timeout`` seconds, else its last."""
+    deadline = time.monotonic() + timeout
+    while not (value := condition()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return value
+
+
+def test_a_server_killed_with_sigkill_leaves_no_process_behind(tmp_path: Path) -> None:
+    """No shutdown code runs on SIGKILL, yet the bots' worker processes (started a second
+    after start-up) and everything else the server started must end with it: before the
+    workers watched their parent, each killed server left its workers waiting forever."""
+    server = ServerProcess(tmp_path / "killed.sqlite3").start()
+    try:
+        assert server.proc is not None
+        pid = server.proc.pid
+
+        def workers() -> set[int]:
+            return {c for c in children(pid) if "spawn_main" in command_line(c)}
+
+        assert _wait_until(workers, timeout=20), "the bot pool's workers never started"
+        time.sleep(1.0)  # every worker of the pool has started by now (warm-up is 0.3 s)
+        started = children(pid)
+        assert workers() <= started
+        server.kill()
+        all_ended = _wait_until(lambda: not any(running(c) for c in started), timeout=15)
+        assert all_ended, [(c, command_line(c)) for c in started if running(c)]
+    finally:
+        server.stop()

@@ -100,6 +100,38 @@ def rss_mb(pid: int) -> float:
     raise AssertionError(f"no VmRSS for {pid}")
 
 
+def _stat_fields(pid: int) -> list[str] | None:
+    """Fields of ``/proc/PID/stat`` after the command name (state first), or None."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    return text.rsplit(")", 1)[1].split()
+
+
+def children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` now (Linux's /proc)."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        fields = _stat_fields(int(entry.name)) if entry.name.isdigit() else None
+        if fields and int(fields[1]) == pid:
+            found.add(int(entry.name))
+    return found
+
+
+def running(pid: int) -> bool:
+    """Whether a process exists and has not exited (a zombie waiting for its reaper has)."""
+    fields = _stat_fields(pid)
+    return fields is not None and fields[0] not in ("Z", "X")
+
+
+def command_line(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/cmdline").read_bytes().replace(b"\0", b" ").decode()
+    except OSError:
+        return ""
+
+
 @contextmanager
 def tiny_analysis() -> Iterator[None]:
     """Server processes started inside analyse with one determinization and two plans

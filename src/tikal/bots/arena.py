@@ -20,7 +20,7 @@ import re
 import statistics
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, wait
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Protocol, TypeVar
@@ -29,6 +29,7 @@ from ..actions import Action
 from ..errors import IllegalAction
 from ..game import Game
 from ..loop import play_game
+from ..workers import process_pool
 from . import BOT_NAMES, PRESETS, WEIGHTED_LEVELS, Bot, make_bot
 from .evaluate import Weights, weights_file
 from .greedy import GreedyBot, PlanningBot
@@ -528,7 +529,7 @@ class ProcessExecutor:
         pending: set[Future[R]] = set()
         queue = list(tasks)
         queue.reverse()
-        with ProcessPoolExecutor(max_workers=self.jobs) as pool:
+        with process_pool(self.jobs) as pool:
             while queue or pending:
                 while queue and len(pending) < 2 * self.jobs:
                     pending.add(pool.submit(fn, queue.pop()))

@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -24,6 +23,7 @@ from ..bots.analysis import (
 from ..bots.evaluate import PACKAGED_WEIGHTS
 from ..errors import RecordError
 from ..game import Game
+from ..workers import process_pool
 from .common import LangOption, console, fail, language_of, say, weights_option, wide_console
 
 STYLE = {"blunder": "bold red", "mistake": "red", "inaccuracy": "yellow", "best": "green"}
@@ -114,7 +114,7 @@ def _run(data: dict[str, Any], **options: Any) -> list[Review]:
 
         if jobs == 1:
             return analyze(data, progress=step, **options)
-        with ProcessPoolExecutor(max_workers=jobs) as pool:
+        with process_pool(jobs) as pool:
             return analyze(data, executor=pool, progress=step, **options)
 
 

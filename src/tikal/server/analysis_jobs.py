@@ -28,7 +28,7 @@ import secrets
 import socket
 import time
 from collections.abc import Mapping
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -39,6 +39,7 @@ from ..errors import IllegalAction
 from ..hexes import label
 from ..messages import DEFAULT_LANGUAGE, Message, render
 from ..state import GameState
+from ..workers import process_pool
 from .errors import ServerError
 from .store import AnalysisStorage, StorageUnavailable
 
@@ -278,7 +279,7 @@ class AnalysisJobs:
     def _executor(self) -> Executor:
         if self._pool is None:
             context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(self.settings.jobs, mp_context=context)
+            self._pool = process_pool(self.settings.jobs, context)
         return self._pool
 
     async def _run(self, job: Job) -> None:

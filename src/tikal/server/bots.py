@@ -27,7 +27,7 @@ import random
 import time
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
-from concurrent.futures import Executor, ProcessPoolExecutor
+from concurrent.futures import Executor
 from typing import Any
 
 from .. import bots as bots_module
@@ -35,6 +35,7 @@ from ..actions import Action
 from ..game import Game
 from ..messages import Message
 from ..view import View
+from ..workers import process_pool
 from .errors import ServerError
 from .round.legal import action_entry
 from .session import Session, stored_first
@@ -149,7 +150,7 @@ class SearchPool:
         server's threads)."""
         if self._pool is None:
             context = multiprocessing.get_context("spawn")
-            self._pool = ProcessPoolExecutor(self.workers, mp_context=context)
+            self._pool = process_pool(self.workers, context)
         return self._pool
 
     async def warm(self) -> list[int]:
