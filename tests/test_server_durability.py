@@ -15,7 +15,7 @@ import websockets.sync.client as ws_client
 from tikal import Game
 from tikal.server.session import rebuild
 from tikal.server.store import SqliteStorage
-from web_helpers import ServerProcess, children, command_line, running
+from web_helpers import ServerProcess, children, command_line, running, wait_until
 from wire_oracles import readable
 
 
@@ -106,14 +106,6 @@ def test_sigkill_and_restart_resumes_every_game_exactly(tmp_path: Path) -> None:
     assert rebuild(*loaded).to_json() == expected.to_json()
 
 
-def _wait_until(condition: Any, timeout: float) -> Any:
-    """``condition()``'s first true value within ``timeout`` seconds, else its last."""
-    deadline = time.monotonic() + timeout
-    while not (value := condition()) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    return value
-
-
 def test_a_server_killed_with_sigkill_leaves_no_process_behind(tmp_path: Path) -> None:
     """No shutdown code runs on SIGKILL, yet the bots' worker processes (started a second
     after start-up) and everything else the server started must end with it: before the
@@ -126,12 +118,12 @@ def test_a_server_killed_with_sigkill_leaves_no_process_behind(tmp_path: Path) -
         def workers() -> set[int]:
             return {c for c in children(pid) if "spawn_main" in command_line(c)}
 
-        assert _wait_until(workers, timeout=20), "the bot pool's workers never started"
+        assert wait_until(workers, timeout=20), "the bot pool's workers never started"
         time.sleep(1.0)  # every worker of the pool has started by now (warm-up is 0.3 s)
         started = children(pid)
         assert workers() <= started
         server.kill()
-        all_ended = _wait_until(lambda: not any(running(c) for c in started), timeout=15)
+        all_ended = wait_until(lambda: not any(running(c) for c in started), timeout=15)
         assert all_ended, [(c, command_line(c)) for c in started if running(c)]
     finally:
         server.stop()

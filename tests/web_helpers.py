@@ -132,6 +132,14 @@ def command_line(pid: int) -> str:
         return ""
 
 
+def wait_until(condition: Any, timeout: float) -> Any:
+    """``condition()``'s first true value within ``timeout`` seconds, else its last."""
+    deadline = time.monotonic() + timeout
+    while not (value := condition()) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    return value
+
+
 @contextmanager
 def tiny_analysis() -> Iterator[None]:
     """Server processes started inside analyse with one determinization and two plans
