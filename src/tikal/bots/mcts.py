@@ -40,7 +40,8 @@ paired with the preset: ``exact_end`` (a simulation that reaches the game's end 
 its result instead of the soft chance, which values a one-point win at 0.55) +0.0 points,
 no game changed hands; ``reply_placements=16`` -6.5, standard error 5.6.
 At 24 simulations (deals 93000-93049): ``candidates=6`` (more samples for fewer plans)
--19.5, standard error 5.6; ``temperature=7.5`` +0.0, 90 of 100 games the same (a
+-19.5, standard error 5.6; ``candidates=14`` +0.5, standard error 5.8, and at 1.8 s +1.5,
+standard error 6.5 (100 games each); ``temperature=7.5`` +0.0, 90 of 100 games the same (a
 reward's shape shows only with several samples per plan, i.e. near the real budget).
 
 ``replies="drawn"`` models an opponent that searches: `hard` plays the planner's first
