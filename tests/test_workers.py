@@ -14,7 +14,7 @@ import pytest
 from web_helpers import children, command_line, running, wait_until
 
 HOLDER = """
-import multiprocessing, os, sys, time
+import os, sys, time
 from tikal.workers import process_pool
 
 def worker_pid(_):
@@ -22,7 +22,7 @@ def worker_pid(_):
     return os.getpid()
 
 if __name__ == "__main__":
-    with process_pool(2, multiprocessing.get_context(sys.argv[1])) as pool:
+    with process_pool(2, start=sys.argv[1]) as pool:
         print(" ".join(str(pid) for pid in set(pool.map(worker_pid, range(4)))), flush=True)
         time.sleep(120)
 """

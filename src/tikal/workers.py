@@ -17,7 +17,6 @@ import multiprocessing.connection
 import os
 import threading
 from concurrent.futures import ProcessPoolExecutor
-from multiprocessing.context import BaseContext
 
 #: What a worker exits with when its parent is gone (no one reads it).
 ORPHANED_EXIT = 70
@@ -37,7 +36,10 @@ def exit_with_parent() -> None:
     threading.Thread(target=watch, name="exit-with-parent", daemon=True).start()
 
 
-def process_pool(workers: int, context: BaseContext | None = None) -> ProcessPoolExecutor:
-    """A pool of ``workers`` processes (``context``: how they start, e.g. spawned) that
-    exit when this process dies, however it dies."""
+def process_pool(workers: int, start: str | None = None) -> ProcessPoolExecutor:
+    """A pool of ``workers`` processes that exit when this process dies, however it dies.
+
+    ``start`` is the start method's name (``"spawn"``, ``"fork"``; None: the platform's
+    default): the server spawns, so no state is forked from its threads."""
+    context = multiprocessing.get_context(start)
     return ProcessPoolExecutor(workers, mp_context=context, initializer=exit_with_parent)

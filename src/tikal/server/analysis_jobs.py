@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import multiprocessing
 import os
 import random
 import secrets
@@ -278,8 +277,7 @@ class AnalysisJobs:
 
     def _executor(self) -> Executor:
         if self._pool is None:
-            context = multiprocessing.get_context("spawn")
-            self._pool = process_pool(self.settings.jobs, context)
+            self._pool = process_pool(self.settings.jobs, start="spawn")
         return self._pool
 
     async def _run(self, job: Job) -> None:

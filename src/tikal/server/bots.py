@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import multiprocessing
 import os
 import random
 import time
@@ -149,8 +148,7 @@ class SearchPool:
         """The pool, started on first use (spawned workers: no state forked from the
         server's threads)."""
         if self._pool is None:
-            context = multiprocessing.get_context("spawn")
-            self._pool = process_pool(self.workers, context)
+            self._pool = process_pool(self.workers, start="spawn")
         return self._pool
 
     async def warm(self) -> list[int]:
