@@ -301,11 +301,6 @@ class Evaluator:
         return sum(tokens_reached(game.figures_on(q, cell), len(tokens))
                    for cell, tokens in game.tokens.items() if tokens)
 
-    def treasure_cells(self, game: GameState) -> tuple[int, ...]:
-        """The tiles whose terms depend on the players' treasures (those with tokens left):
-        an action that changes what a player holds changes them all."""
-        return token_tiles(game)
-
     def player_terms(self, game: GameState) -> list[float]:
         """Banked score, treasures, camps and figures on the board, per player."""
         w = self.weights
@@ -417,7 +412,9 @@ def _scored_cells(game: GameState) -> list[int]:
 
 
 def token_tiles(game: GameState) -> tuple[int, ...]:
-    """The treasure tiles with tokens left (in the board's order)."""
+    """The treasure tiles with tokens left (in the board's order): the tiles whose terms
+    depend on the players' treasures, so an action that changes what a player holds
+    (a swap [SWAP-1]) changes them all."""
     return tuple(c for c, t in game.tokens.items() if t)
 
 

@@ -28,7 +28,7 @@ from ...actions import (
 )
 from ...errors import IllegalAction
 from ...state import GameState, Phase
-from ..evaluate import DEFAULT_WEIGHTS, Evaluator, Weights
+from ..evaluate import DEFAULT_WEIGHTS, Evaluator, Weights, token_tiles
 from .camps import Camps
 from .paths import shortest_paths
 from .routes import Routes
@@ -343,8 +343,8 @@ def _action_candidates(node: Node, p: int, ev: Evaluator) -> list[Candidate]:
             out.append(Candidate(delta, (action,)))
         elif verb == PlaceGuard.verb or verb == Swap.verb:
             # a guard changes its temple; a swap changes two players' treasures [SWAP-1],
-            # and with them the terms of every tile with tokens (the evaluation names them)
-            cells = action.cells if verb == PlaceGuard.verb else ev.treasure_cells(game)
+            # and with them the terms of every tile with tokens
+            cells = action.cells if verb == PlaceGuard.verb else token_tiles(game)
             delta = applied_delta(node, ev, action, cells)
             if delta is not None:
                 out.append(Candidate(delta, (action,), full=True))

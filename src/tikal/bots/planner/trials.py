@@ -3,7 +3,7 @@
 The evaluation (:mod:`tikal.bots.evaluate`) is a sum of per-player terms and of terms of
 single temple and treasure tiles, so a candidate that touches two tiles changes only
 two cell terms; but a treasure tile's terms depend on what each player holds, so a take
-or a swap changes them all (:func:`take_reach`, :meth:`Evaluator.treasure_cells`).
+or a swap changes them all (:func:`take_reach`, :func:`~tikal.bots.evaluate.token_tiles`).
 A search :class:`Node` caches each cell's terms and what each trial changes ("one
 figure more here", "one fewer there"), since a node walks every figure to every target,
 and hands those of the cells its candidate left alone to its child
