@@ -14,7 +14,15 @@ import pytest
 from positions import Position
 from tikal import Game, TakeTreasure, label, parse_label
 from tikal.actions import Action, Bid
-from tikal.bots import BOT_NAMES, PRESETS, GreedyBot, MCTSBot, RandomBot, make_bot
+from tikal.bots import (
+    BOT_NAMES,
+    PRESETS,
+    PRESETS_BY_PLAYERS,
+    GreedyBot,
+    MCTSBot,
+    RandomBot,
+    make_bot,
+)
 from tikal.bots.evaluate import DEFAULT_WEIGHTS, EXPERT_WEIGHTS, Evaluator, Weights, load_weights
 from tikal.bots.greedy import truncate_after_take
 from tikal.bots.planner import TurnPlanner
@@ -62,6 +70,22 @@ def test_make_bot_knows_every_name_and_rejects_others() -> None:
         make_bot("grandmaster", 1)
     with pytest.raises(ValueError, match="budget"):
         MCTSBot(1, seconds=None, iterations=None)
+
+
+def test_the_expert_plans_with_a_wider_beam_with_two_players_only() -> None:
+    """The expert's two-player beam (measured there, docs/bots.md, A wider beam) reaches
+    its candidates' planner; four players keep the level's; a setting given wins."""
+    def search(players: int | None, **settings: Any) -> MCTSBot:
+        bot = make_bot("expert", 1, players=players, **settings)
+        assert isinstance(bot, MCTSBot)
+        return bot
+
+    hard = make_bot("hard", 1, players=2)
+    assert isinstance(hard, MCTSBot)
+    assert search(2).beam == search(2).planner.beam == search(None).beam == 6
+    assert search(4).beam == search(4).planner.beam == hard.beam == 4
+    assert search(2, beam=3).beam == 3
+    assert PRESETS_BY_PLAYERS["expert"][2]["beam"] > hard.beam
 
 
 def test_budget_keywords_reach_the_search() -> None:

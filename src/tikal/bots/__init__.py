@@ -19,7 +19,8 @@ sometimes plays its second or third best plan, ``medium`` = greedy,
 ``hard`` = mcts with 1.8 s per turn (its default), ``expert`` = the same search with
 the expert level's evaluation (:func:`~tikal.bots.evaluate.expert_weights_for`: weights
 tuned by self-play over the temple contests and the control of small leads) and, with
-two players, a win chance as calibrated for those weights (a softer one).  The
+two players, a win chance as calibrated for those weights (a softer one) and a wider
+beam for the plans it weighs (:data:`PRESETS_BY_PLAYERS`).  The
 learned value model (:mod:`tikal.bots.value`, ``tikal learn``) can score a search's
 leaves instead (``make_bot("mcts", value="learned")``); it judges the analysis's win
 chances.
@@ -78,6 +79,18 @@ PRESETS: dict[str, tuple[str, dict[str, Any]]] = {
 # log loss 0.591 at 5 against 0.637 at hard's 2.5); with it the expert won 70.2% of 200
 # games against ``hard`` where it had won 60.5% (docs/bots.md, The expert level).
 
+#: Settings a preset takes for one player count only, where they were measured (the
+#: count is two when unknown, as for the expert's weights).
+PRESETS_BY_PLAYERS: dict[str, dict[int, dict[str, Any]]] = {
+    "expert": {2: {"beam": 6}},
+}
+# The expert's beam with two players: 6 partial plans per depth instead of 4, for its
+# candidates, its simulated replies and its opponent model.  The planner takes 1.42
+# times the CPU with it, and at 1.8 s the search ran 101-110 simulations where the beam
+# of 4 ran 110-112, yet it won 70.0% of 200 games against ``hard`` where the beam of 4
+# had won 61.5% of the same games (+8.5 points, standard error 4.7; docs/bots.md, A
+# wider beam).  Four players are not measured with it.
+
 
 def make_bot(
     name: str,
@@ -100,7 +113,8 @@ def make_bot(
     level, preset = name, dict[str, Any]()
     if name in PRESETS:
         level, preset = PRESETS[name]
-    options = {**preset, **settings}
+    for_count = PRESETS_BY_PLAYERS.get(name, {}).get(players or 2, {})
+    options = {**preset, **for_count, **settings}
     if options.get("value") == "learned":
         options["value"] = packaged_model()
     if options.get("weights") == EXPERT:
@@ -123,5 +137,5 @@ def make_bot(
     raise ValueError(f"unknown bot {name!r}; choose one of {', '.join(BOT_NAMES)}")
 
 
-__all__ = ["BOT_NAMES", "PRESETS", "WEIGHTED_LEVELS", "Bot", "GreedyBot", "MCTSBot",
-           "PlanningBot", "RandomBot", "make_bot"]
+__all__ = ["BOT_NAMES", "PRESETS", "PRESETS_BY_PLAYERS", "WEIGHTED_LEVELS", "Bot", "GreedyBot",
+           "MCTSBot", "PlanningBot", "RandomBot", "make_bot"]
